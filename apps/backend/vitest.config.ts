@@ -1,0 +1,4 @@
+import { testDefaults } from "@overture/vitest-config";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({ test: { ...testDefaults } });

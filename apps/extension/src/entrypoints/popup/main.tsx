@@ -1,0 +1,2 @@
+import { render } from "preact";
+render(<p>Overture</p>, document.getElementById("app")!);

@@ -1,0 +1,14 @@
+import type { Linter } from "eslint";
+
+export interface OvertureLintOptions {
+  /** Folder of the workspace's tsconfig.json: `import.meta.dirname`. */
+  tsconfigRootDir: string;
+  /** Extra ignore globs. */
+  ignores?: string[];
+  /** Browser globals instead of Node's. */
+  browser?: boolean;
+}
+
+/** Strict, type-aware flat config shared by every workspace. */
+export declare function overture(options: OvertureLintOptions): Linter.Config[];
+export default overture;
