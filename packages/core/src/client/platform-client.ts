@@ -1,0 +1,213 @@
+import {
+  getAccessTokenDetail,
+  getUserInfo,
+  listAccessTokens,
+  exchangeCode,
+  refreshGrant,
+  type ClientAuth,
+} from "../oauth/index.ts";
+import type {
+  AccessTokenDetail,
+  AccessTokenMeta,
+  CancelResponse,
+  Quota,
+  SubmitResponse,
+  TokenResponse,
+  UserInfo,
+} from "../schemas/index.ts";
+import type { FormParams } from "../form/index.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS, type HttpOptions } from "./http.ts";
+import {
+  defaultSleep,
+  isRetryable,
+  retryPolicy,
+  withRetries,
+  type RetryOptions,
+  type Sleep,
+} from "./retry.ts";
+import * as tasks from "./tasks.ts";
+import type { TaskWithId } from "./tasks.ts";
+import {
+  waitForTaskWith,
+  watchTaskWith,
+  type PollOptions,
+  type WaitForTaskOptions,
+  type WatchTaskOptions,
+} from "./watch.ts";
+
+/** Settings of {@link createPlatformClient}. */
+export interface PlatformClientOptions {
+  /** `{base_url}`: authorization page, token and open endpoints (`/oauth`, `/api/open`). */
+  baseUrl: string;
+  /** `{api_url}`: asynchronous-task endpoints. Defaults to `baseUrl`. */
+  apiUrl?: string;
+  /** Needed for `exchangeCode` and `refreshGrant` only. */
+  clientId?: string;
+  /** Needed for `exchangeCode` and `refreshGrant` only. Server-side only (spec 1 rule 6). */
+  clientSecret?: string;
+  /** Client authentication at the token endpoint: `"basic"` (default) or `"form"` (spec 4.2). */
+  clientAuth?: ClientAuth;
+  /** `fetch` to use. Defaults to the global one. */
+  fetch?: typeof fetch;
+  /** Clock in ms since the epoch. Defaults to `Date.now`. */
+  now?: () => number;
+  /** Sleep used between retries and polls; must end at once when its signal aborts. */
+  sleep?: Sleep;
+  /** Random number in [0, 1) for jitter. Defaults to `Math.random`. */
+  random?: () => number;
+  /** Retries of idempotent requests and the "never sent" test of submits. */
+  retry?: RetryOptions;
+  /** Per-request timeout in ms. Default 30,000; `0` or `Infinity` disables it. */
+  timeoutMs?: number;
+  /** Default polling schedule of `waitForTask` / `watchTask`. */
+  poll?: PollOptions;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Per-request timeout of this call, over the client's. */
+  timeoutMs?: number;
+  /** Retries of this call, over the client's `retry.retries` (idempotent calls and submit). */
+  retries?: number;
+}
+
+/** The client returned by {@link createPlatformClient}. */
+export interface PlatformClient {
+  exchangeCode(input: { code: string; redirectUri: string } & CallOptions): Promise<TokenResponse>;
+  refreshGrant(input: { refreshToken: string } & CallOptions): Promise<TokenResponse>;
+  getUserInfo(accessToken: string, options?: CallOptions): Promise<UserInfo>;
+  listAccessTokens(
+    accessToken: string,
+    namespace: string,
+    options?: CallOptions,
+  ): Promise<AccessTokenMeta[]>;
+  getAccessTokenDetail(
+    accessToken: string,
+    namespace: string,
+    id: number | string,
+    options?: CallOptions,
+  ): Promise<AccessTokenDetail>;
+  submitMusicTask(
+    apiToken: string,
+    params: FormParams,
+    options?: CallOptions & { webhookUrl?: string },
+  ): Promise<SubmitResponse>;
+  getTask(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
+  getTaskStatus(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
+  getTaskRecord(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
+  cancelTask(apiToken: string, taskId: string, options?: CallOptions): Promise<CancelResponse>;
+  getAvailableQuota(apiToken: string, options?: CallOptions): Promise<Quota>;
+  waitForTask(apiToken: string, taskId: string, options?: WaitForTaskOptions): Promise<TaskWithId>;
+  watchTask(
+    apiToken: string,
+    taskId: string,
+    options?: WatchTaskOptions,
+  ): AsyncIterable<TaskWithId>;
+}
+
+/**
+ * A client for every endpoint of the spec, with injectable `fetch`, clock, sleep and randomness.
+ *
+ * Failures are `PlatformError`s with stable codes (`@overture/core/errors`). Retries, with
+ * exponential back-off and jitter, honouring `Retry-After` up to `retry.maxRetryAfterMs`:
+ *
+ * - GETs and `cancelTask` are retried after no response, HTTP 500/502/503/504 or a 429 rate
+ *   limit. Cancel counts as idempotent: cancelling twice ends in the same state (spec 3.1). If a
+ *   retried cancel answers 4xx, the first attempt may have taken effect: query the task.
+ * - `submitMusicTask` is retried only when the request provably never left
+ *   (`retry.requestNeverSent`, default: connection refused or DNS failure), never after a
+ *   timeout, a reset or any HTTP answer: a second submit could create a second billed task.
+ * - `exchangeCode` and `refreshGrant` are never retried: a code is single use (spec 3.2).
+ *
+ * @example
+ * ```ts
+ * const platform = createPlatformClient({ baseUrl: "http://127.0.0.1:4010",
+ *   clientId: "overture-local", clientSecret: process.env.CLIENT_SECRET });
+ * const { task_id } = await platform.submitMusicTask(proxyToken, value, { webhookUrl });
+ * const task = await platform.waitForTask(proxyToken, task_id, { timeoutMs: 15 * 60_000 });
+ * ```
+ */
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  const baseUrl = options.baseUrl;
+  const apiUrl = options.apiUrl ?? options.baseUrl;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+  const policy = retryPolicy(options.retry);
+  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+
+  const http = (call: CallOptions = {}): HttpOptions => ({
+    fetch: options.fetch,
+    now,
+    signal: call.signal,
+    timeoutMs: call.timeoutMs ?? defaultTimeoutMs,
+  });
+  const retrying = <T>(
+    call: CallOptions | undefined,
+    canRetry: (error: unknown) => boolean,
+    attempt: () => Promise<T>,
+  ) =>
+    withRetries(attempt, {
+      policy: { ...policy, retries: call?.retries ?? policy.retries },
+      canRetry,
+      sleep,
+      random,
+      signal: call?.signal,
+    });
+  const idempotent = <T>(call: CallOptions | undefined, attempt: () => Promise<T>) =>
+    retrying(call, isRetryable, attempt);
+  const credentials = (method: string) => {
+    if (options.clientId === undefined || options.clientSecret === undefined)
+      throw new TypeError(`${method} needs clientId and clientSecret in createPlatformClient`);
+    return {
+      baseUrl,
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+      clientAuth: options.clientAuth,
+    };
+  };
+  const task = (apiToken: string, call?: CallOptions) => ({ apiUrl, apiToken, ...http(call) });
+  const watchDeps = (apiToken: string, taskId: string, requestTimeoutMs?: number) => ({
+    getTaskOnce: (call: { signal?: AbortSignal; timeoutMs?: number }) =>
+      tasks.getTask({ ...task(apiToken, call), taskId }),
+    now,
+    sleep,
+    random,
+    requestTimeoutMs: requestTimeoutMs ?? defaultTimeoutMs,
+    poll: options.poll,
+  });
+
+  return {
+    exchangeCode: async ({ code, redirectUri, ...call }) =>
+      exchangeCode({ ...credentials("exchangeCode"), ...http(call), code, redirectUri }),
+    refreshGrant: async ({ refreshToken, ...call }) =>
+      refreshGrant({ ...credentials("refreshGrant"), ...http(call), refreshToken }),
+    getUserInfo: (accessToken, call) =>
+      idempotent(call, () => getUserInfo({ baseUrl, accessToken, ...http(call) })),
+    listAccessTokens: (accessToken, namespace, call) =>
+      idempotent(call, () => listAccessTokens({ baseUrl, accessToken, namespace, ...http(call) })),
+    getAccessTokenDetail: (accessToken, namespace, id, call) =>
+      idempotent(call, () =>
+        getAccessTokenDetail({ baseUrl, accessToken, namespace, id, ...http(call) }),
+      ),
+    submitMusicTask: (apiToken, params, call) =>
+      retrying(call, policy.requestNeverSent, () =>
+        tasks.submitMusicTask({ ...task(apiToken, call), params, webhookUrl: call?.webhookUrl }),
+      ),
+    getTask: (apiToken, taskId, call) =>
+      idempotent(call, () => tasks.getTask({ ...task(apiToken, call), taskId })),
+    getTaskStatus: (apiToken, taskId, call) =>
+      idempotent(call, () => tasks.getTaskStatus({ ...task(apiToken, call), taskId })),
+    getTaskRecord: (apiToken, taskId, call) =>
+      idempotent(call, () => tasks.getTaskRecord({ ...task(apiToken, call), taskId })),
+    cancelTask: (apiToken, taskId, call) =>
+      idempotent(call, () => tasks.cancelTask({ ...task(apiToken, call), taskId })),
+    getAvailableQuota: (apiToken, call) =>
+      idempotent(call, () => tasks.getAvailableQuota(task(apiToken, call))),
+    waitForTask: (apiToken, taskId, wait) =>
+      waitForTaskWith(taskId, watchDeps(apiToken, taskId, wait?.requestTimeoutMs), wait),
+    watchTask: (apiToken, taskId, wait) =>
+      watchTaskWith(taskId, watchDeps(apiToken, taskId, wait?.requestTimeoutMs), wait),
+  };
+}

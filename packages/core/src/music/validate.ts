@@ -1,0 +1,143 @@
+import { MUSIC_FIELDS, type MusicFieldSpec, type MusicParams } from "./params.ts";
+
+/** Why a field was refused. Stable: a form maps it to a localised message. */
+export type MusicFieldErrorCode =
+  "required" | "type" | "range" | "option" | "length" | "unknown_field";
+
+/**
+ * One refused field: `field` is the form field name (`""` when the input is not an object),
+ * `message` is English; `min`/`max` come with `range` and `length` (`max` only), `options` with
+ * `option`, so a form can build its own localised text.
+ */
+export interface MusicFieldError {
+  field: string;
+  code: MusicFieldErrorCode;
+  message: string;
+  min?: number;
+  max?: number;
+  options?: readonly string[];
+}
+
+/** Outcome of {@link validateMusicParams}. */
+export type MusicValidation =
+  { ok: true; value: MusicParams } | { ok: false; errors: MusicFieldError[] };
+
+type Check = { value: unknown } | { error: Omit<MusicFieldError, "field"> };
+
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** `undefined`, `null` and a blank string (a cleared form control) take the default. */
+function isMissing(value: unknown): boolean {
+  return value == null || (typeof value === "string" && value.trim() === "");
+}
+
+function checkNumber(name: string, spec: MusicFieldSpec, raw: unknown): Check {
+  let value = raw;
+  if (typeof raw === "string" && DECIMAL.test(raw.trim())) value = Number(raw.trim());
+  if (typeof value !== "number" || !Number.isFinite(value))
+    return { error: { code: "type", message: `${name} must be a number.` } };
+  if (spec.kind === "integer" && !Number.isInteger(value))
+    return { error: { code: "type", message: `${name} must be a whole number.` } };
+  const min = spec.min ?? -Infinity;
+  const max = spec.max ?? Infinity;
+  if (value < min || value > max)
+    return {
+      error: { code: "range", message: `${name} must be between ${min} and ${max}.`, min, max },
+    };
+  return { value };
+}
+
+/** Characters as a person counts them closely enough: code points, so an emoji is not two. */
+function codePointLength(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+function checkText(name: string, spec: MusicFieldSpec, raw: unknown): Check {
+  if (typeof raw !== "string") return { error: { code: "type", message: `${name} must be text.` } };
+  // The prompt is a description: outer whitespace carries nothing. Lyrics keep their layout.
+  const value = spec.required ? raw.trim() : raw;
+  const max = spec.maxLength ?? Infinity;
+  if (codePointLength(value) > max)
+    return {
+      error: { code: "length", message: `${name} must be at most ${max} characters.`, max },
+    };
+  return { value };
+}
+
+function checkOption(name: string, spec: MusicFieldSpec, raw: unknown): Check {
+  const options = spec.options ?? [];
+  if (typeof raw === "string" && options.includes(raw)) return { value: raw };
+  return {
+    error: { code: "option", message: `${name} must be one of: ${options.join(", ")}.`, options },
+  };
+}
+
+function checkBoolean(name: string, raw: unknown): Check {
+  if (typeof raw === "boolean") return { value: raw };
+  if (raw === "true" || raw === "false") return { value: raw === "true" };
+  return { error: { code: "type", message: `${name} must be true or false.` } };
+}
+
+function checkField(name: string, spec: MusicFieldSpec, raw: unknown): Check {
+  if (isMissing(raw)) {
+    if (spec.required) return { error: { code: "required", message: `${name} is required.` } };
+    return { value: spec.default };
+  }
+  switch (spec.kind) {
+    case "number":
+    case "integer":
+      return checkNumber(name, spec, raw);
+    case "text":
+      return checkText(name, spec, raw);
+    case "option":
+      return checkOption(name, spec, raw);
+    case "boolean":
+      return checkBoolean(name, raw);
+  }
+}
+
+/**
+ * Checks music-generation parameters (spec 4.6) and fills in defaults, for a form or a backend.
+ *
+ * - Missing fields, `null` and blank strings take {@link MUSIC_DEFAULTS}; `prompt` is required
+ *   and must be non-empty after trimming (the value carries the trimmed prompt).
+ * - Numbers may be given as numeric strings (`"60"`, `"0.5"`): an HTML form posts strings.
+ *   Booleans accept `"true"` / `"false"`. Hex, `"NaN"` and other text are a `type` error.
+ * - Ranges, options and lengths follow {@link MUSIC_FIELDS}; lengths count code points.
+ * - A field this module does not know is an `unknown_field` error, so a typo (`durtion`) is never
+ *   silently dropped.
+ *
+ * All errors are reported at once, at most one per field. Zod-free: the extension bundles it.
+ *
+ * @example
+ * ```ts
+ * const result = validateMusicParams({ prompt: "lofi", duration: "90", use_erg_tag: "false" });
+ * if (result.ok) submit(result.value); // duration 90, use_erg_tag false, defaults elsewhere
+ * else showErrors(result.errors);      // [{ field, code, message, min?, max?, options? }]
+ * ```
+ */
+export function validateMusicParams(input: unknown): MusicValidation {
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    return {
+      ok: false,
+      errors: [{ field: "", code: "type", message: "Music parameters must be an object." }],
+    };
+  const given = input as Record<string, unknown>;
+  const errors: MusicFieldError[] = [];
+  const value: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(MUSIC_FIELDS)) {
+    const check = checkField(name, spec, Object.hasOwn(given, name) ? given[name] : undefined);
+    if ("error" in check) errors.push({ field: name, ...check.error });
+    else value[name] = check.value;
+  }
+  for (const name of Object.keys(given)) {
+    if (!Object.hasOwn(MUSIC_FIELDS, name))
+      errors.push({ field: name, code: "unknown_field", message: `Unknown field "${name}".` });
+  }
+  // Every field of MUSIC_FIELDS was checked against its spec above, so the shape holds.
+  return errors.length > 0
+    ? { ok: false, errors }
+    : { ok: true, value: value as unknown as MusicParams };
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { secondsSchema } from "./numbers.ts";
+
+/**
+ * OAuth token response of the token endpoint, for both grants (spec 2.2, 4.2).
+ *
+ * `access_token` and `token_type` are required. `expires_in`, `refresh_token` and `scope` are
+ * optional because RFC 6749 §5.1 allows a server to leave them out (the spec lists them, and the
+ * platform sends them). `expires_in` accepts a numeric string (`"7200"`) and yields a number.
+ * Unknown fields are kept.
+ *
+ * @example
+ * ```ts
+ * const token = tokenResponseSchema.parse(await response.json());
+ * const expiresAt = Date.now() + (token.expires_in ?? 0) * 1000;
+ * ```
+ */
+export const tokenResponseSchema = z.looseObject({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: secondsSchema.optional(),
+  refresh_token: z.string().min(1).optional(),
+  scope: z.string().optional(),
+});
+
+/** Parsed {@link tokenResponseSchema} (spec 2.2). */
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+/**
+ * Error body of the token endpoint as RFC 6749 §5.2 defines it: `{ error, error_description? }`.
+ * The spec does not show the platform's token errors (spec 7); this is the standard shape.
+ *
+ * @example
+ * ```ts
+ * oauthErrorBodySchema.safeParse({ error: "invalid_grant" }).success; // true
+ * ```
+ */
+export const oauthErrorBodySchema = z.looseObject({
+  error: z.string(),
+  error_description: z.string().optional(),
+  error_uri: z.string().optional(),
+});
+
+/** Parsed {@link oauthErrorBodySchema}. */
+export type OAuthErrorBody = z.infer<typeof oauthErrorBodySchema>;

@@ -1,0 +1,185 @@
+import { z } from "zod";
+import { numberish } from "./numbers.ts";
+
+/**
+ * Usage of a task (spec 2.6): `unit`, `quantity`, `prompt_tokens`, `completion_tokens`,
+ * `resolution`. The spec says it "may be empty", so `{}` and `null` both parse; every field is
+ * optional, numbers accept numeric strings, unknown fields are kept.
+ *
+ * @example
+ * ```ts
+ * usageInfoSchema.parse({ unit: "second", quantity: 60 });
+ * usageInfoSchema.parse(null); // null
+ * ```
+ */
+export const usageInfoSchema = z
+  .looseObject({
+    unit: z.string().nullish(),
+    quantity: numberish.nullish(),
+    prompt_tokens: numberish.nullish(),
+    completion_tokens: numberish.nullish(),
+    resolution: z.unknown().optional(),
+  })
+  .nullable();
+
+/** Parsed {@link usageInfoSchema} (spec 2.6). */
+export type UsageInfo = z.infer<typeof usageInfoSchema>;
+
+/**
+ * Error information of a failed task: a plain string, or an object with `code` and `message`.
+ * The spec only says the query endpoint "returns error information" (spec 7); both shapes are
+ * seen in practice.
+ *
+ * @example
+ * ```ts
+ * taskErrorSchema.parse({ code: "nsfw", message: "Blocked" });
+ * ```
+ */
+export const taskErrorSchema = z.union([
+  z.string(),
+  z.looseObject({
+    code: z.union([z.string(), z.number()]).nullish(),
+    message: z.string().nullish(),
+  }),
+]);
+
+/** Parsed {@link taskErrorSchema}. */
+export type TaskError = z.infer<typeof taskErrorSchema>;
+
+/**
+ * Output of a task (spec 2.6). Music yields `file_url`; a failed task may carry `error`. Every
+ * field is optional and unknown fields are kept (other task kinds return other result objects).
+ *
+ * @example
+ * ```ts
+ * taskOutputSchema.parse({ file_url: "https://cdn.example/song.mp3" });
+ * ```
+ */
+export const taskOutputSchema = z.looseObject({
+  file_url: z.string().nullish(),
+  error: taskErrorSchema.nullish(),
+});
+
+/** Parsed {@link taskOutputSchema} (spec 2.6). */
+export type TaskOutput = z.infer<typeof taskOutputSchema>;
+
+/**
+ * Addresses of a task: `get` (unified query, spec 4.6, 4.7) and, when given, `cancel`.
+ *
+ * @example
+ * ```ts
+ * taskUrlsSchema.parse({ get: "https://api.test/api/v1/task/t1" });
+ * ```
+ */
+export const taskUrlsSchema = z.looseObject({
+  get: z.string().optional(),
+  cancel: z.string().optional(),
+});
+
+/**
+ * Response of the music submit endpoint (spec 4.6): `task_id` and `urls.get`. `urls` is optional
+ * here: the query address can always be built from the task id (spec 4.7), so a response without
+ * it is still usable.
+ *
+ * @example
+ * ```ts
+ * const { task_id } = submitResponseSchema.parse(body);
+ * ```
+ */
+export const submitResponseSchema = z.looseObject({
+  task_id: z.string().min(1),
+  urls: taskUrlsSchema.optional(),
+});
+
+/** Parsed {@link submitResponseSchema} (spec 4.6). */
+export type SubmitResponse = z.infer<typeof submitResponseSchema>;
+
+/** A millisecond timestamp, missing or `null` while it does not apply yet. */
+const timestampMs = numberish.nullish();
+
+/**
+ * A task as the query, status and record endpoints return it (spec 2.6, 4.7). Only `status` is
+ * required: the spec promises "at least `status` and, on success, `output`". `status` stays a
+ * string, so an unknown status parses and is reported by `mergeStatus` of `@overture/core/task`
+ * instead of crashing. Timestamps (`created_at`, `started_at`, `completed_at`) are in ms.
+ *
+ * @example
+ * ```ts
+ * const task = taskSchema.parse(body);
+ * if (task.status === "success") play(task.output?.file_url);
+ * ```
+ */
+export const taskSchema = z.looseObject({
+  task_id: z.string().min(1).optional(),
+  status: z.string().min(1),
+  output: taskOutputSchema.nullish(),
+  usage_info: usageInfoSchema.optional(),
+  urls: taskUrlsSchema.nullish(),
+  error: taskErrorSchema.nullish(),
+  created_at: timestampMs,
+  started_at: timestampMs,
+  completed_at: timestampMs,
+});
+
+/** Parsed {@link taskSchema} (spec 2.6). */
+export type Task = z.infer<typeof taskSchema>;
+
+/**
+ * Body of a webhook callback (spec 2.7, 4.8). `event_id`, `task_id` and `status` are required:
+ * without them a receiver can neither de-duplicate nor route the event.
+ *
+ * @example
+ * ```ts
+ * const event = callbackEventSchema.parse(JSON.parse(rawBody));
+ * ```
+ */
+export const callbackEventSchema = z.looseObject({
+  event_id: z.string().min(1),
+  task_id: z.string().min(1),
+  status: z.string().min(1),
+  output: taskOutputSchema.nullish(),
+  usage_info: usageInfoSchema.optional(),
+});
+
+/** Parsed {@link callbackEventSchema} (spec 2.7). */
+export type CallbackEvent = z.infer<typeof callbackEventSchema>;
+
+/**
+ * Response of the cancel endpoint (spec 4.7: body not shown). Anything that is an object parses;
+ * a `status`, when present, must be a string.
+ *
+ * @example
+ * ```ts
+ * cancelResponseSchema.parse({}); // {}
+ * ```
+ */
+export const cancelResponseSchema = z.looseObject({
+  task_id: z.string().optional(),
+  status: z.string().optional(),
+});
+
+/** Parsed {@link cancelResponseSchema}. */
+export type CancelResponse = z.infer<typeof cancelResponseSchema>;
+
+function errorText(error: TaskError | null | undefined): string | undefined {
+  if (error == null) return undefined;
+  if (typeof error === "string") return error.trim() || undefined;
+  const message = error.message?.trim();
+  const code = error.code == null ? undefined : String(error.code);
+  if (!message) return code;
+  return code ? `${message} (${code})` : message;
+}
+
+/**
+ * The human-readable error of a failed task: `output.error`, else the task's top-level `error`,
+ * as a string (`"message (code)"` for the object form). `undefined` when the task carries none.
+ *
+ * @example
+ * ```ts
+ * taskErrorMessage({ status: "failure", output: { error: { code: "nsfw", message: "Blocked" } } });
+ * // "Blocked (nsfw)"
+ * ```
+ */
+export function taskErrorMessage(task: Pick<Task, "output" | "error">): string | undefined {
+  return errorText(task.output?.error) ?? errorText(task.error);
+}

@@ -1,0 +1,150 @@
+import { decodeFormComponent } from "./form-decode.ts";
+
+/**
+ * How the keys and values of a query are read before sorting (spec 4.9 leaves this open).
+ *
+ * - `"raw"`: byte-for-byte as they appear in the URL (`%20` stays `%20`, `+` stays `+`).
+ * - `"form-decoded"`: each key and value decoded as `application/x-www-form-urlencoded`
+ *   (`+` → space, then percent-decoding as UTF-8), then sorted and joined decoded, unescaped.
+ *
+ * The two readings agree unless the query contains `%` or `+`.
+ */
+export type QueryReading = "raw" | "form-decoded";
+
+/** Options of {@link canonicalQuery}. */
+export interface CanonicalQueryOptions {
+  /** Reading of keys and values; default `"raw"`. */
+  readonly reading?: QueryReading;
+}
+
+/**
+ * The raw query of a URL exactly as given: the text after the first `?` up to the first `#`,
+ * or `""` when there is none. Works on the string form and never normalises, unlike
+ * `new URL(url).search`, which percent-encodes some characters (spec 4.8: the callback URL's
+ * query string is kept as given). A `URL` object is read through its `href`.
+ *
+ * @example
+ * ```ts
+ * queryOf("https://r.example/hook?b=2&a=1#top"); // "b=2&a=1"
+ * queryOf("https://r.example/hook?");            // ""
+ * queryOf("https://r.example/hook");             // ""
+ * ```
+ */
+export function queryOf(url: string | URL): string {
+  const href = typeof url === "string" ? url : url.href;
+  const hash = href.indexOf("#");
+  const question = href.indexOf("?");
+  if (question === -1 || (hash !== -1 && hash < question)) return "";
+  return hash === -1 ? href.slice(question + 1) : href.slice(question + 1, hash);
+}
+
+/**
+ * The signed query string of spec 4.9 for a raw query (leading `?` optional).
+ *
+ * Rules: duplicates are kept (1); pairs are sorted by key (2), then by value (3), both by Unicode
+ * code point, never by locale (so `B` < `a`, `a-b` < `a_b`, `Z` < `é`); a missing value is the
+ * empty string (4); pairs are joined as `key=value` with `&` (5); no query gives `""` (6).
+ * A pair splits on its first `=` only. Empty segments (`a=1&&b=2&`) are skipped, as the
+ * `application/x-www-form-urlencoded` parser does; the spec does not cover them.
+ *
+ * @example
+ * ```ts
+ * canonicalQuery("b=2&a=3&a=1&empty");                             // "a=1&a=3&b=2&empty="
+ * canonicalQuery("?q=a%20b+c", { reading: "form-decoded" });       // "q=a b c"
+ * ```
+ */
+export function canonicalQuery(query: string, options?: CanonicalQueryOptions): string {
+  const q = query.charCodeAt(0) === 0x3f ? query.slice(1) : query;
+  if (q === "") return "";
+  const decode = options?.reading === "form-decoded";
+  // Fast path: a raw query already in canonical form is returned without allocating.
+  if (!decode && isCanonicalAsGiven(q)) return q;
+
+  const pairs: [string, string][] = [];
+  let start = 0;
+  while (start <= q.length) {
+    let end = q.indexOf("&", start);
+    if (end === -1) end = q.length;
+    if (end > start) {
+      const eq = q.indexOf("=", start);
+      const hasEq = eq !== -1 && eq < end;
+      const key = q.slice(start, hasEq ? eq : end);
+      const value = hasEq ? q.slice(eq + 1, end) : "";
+      pairs.push(decode ? [decodeFormComponent(key), decodeFormComponent(value)] : [key, value]);
+    }
+    start = end + 1;
+  }
+  pairs.sort(comparePairs);
+  // join() returns a flat string; a chain of += leaves a rope that costs more to hash than to build.
+  const parts: string[] = [];
+  for (const [key, value] of pairs) parts.push(key + "=" + value);
+  return parts.join("&");
+}
+
+function comparePairs(a: readonly [string, string], b: readonly [string, string]): number {
+  return compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]);
+}
+
+/** Whether every segment is non-empty, has `=`, and the pairs are already in sorted order. */
+function isCanonicalAsGiven(q: string): boolean {
+  let prevKey = -1;
+  let prevEq = -1;
+  let prevEnd = -1;
+  let start = 0;
+  while (start < q.length) {
+    let end = q.indexOf("&", start);
+    if (end === -1) end = q.length;
+    const eq = q.indexOf("=", start);
+    if (end === start || eq === -1 || eq > end) return false;
+    if (prevKey !== -1) {
+      const byKey = compareRanges(q, prevKey, prevEq, q, start, eq);
+      if (byKey > 0 || (byKey === 0 && compareRanges(q, prevEq + 1, prevEnd, q, eq + 1, end) > 0)) {
+        return false;
+      }
+    }
+    prevKey = start;
+    prevEq = eq;
+    prevEnd = end;
+    start = end + 1;
+  }
+  // A trailing "&" leaves an empty last segment, which the general path must skip.
+  return q.charCodeAt(q.length - 1) !== 0x26;
+}
+
+/**
+ * Compares two strings by Unicode code point (the order of their UTF-8 bytes), not by UTF-16 code
+ * unit as `<` and `Array.prototype.sort` do, and never by locale. The two orders differ only when
+ * a supplementary character (a surrogate pair) meets a character in U+E000–U+FFFF.
+ *
+ * @example
+ * ```ts
+ * ["😀", "｡"].sort(compareCodePoints); // ["｡", "😀"]: U+FF61 < U+1F600
+ * ```
+ */
+export function compareCodePoints(a: string, b: string): number {
+  return compareRanges(a, 0, a.length, b, 0, b.length);
+}
+
+/** {@link compareCodePoints} on `a.slice(a0, a1)` and `b.slice(b0, b1)`, without slicing. */
+function compareRanges(
+  a: string,
+  a0: number,
+  a1: number,
+  b: string,
+  b0: number,
+  b1: number,
+): number {
+  const n = Math.min(a1 - a0, b1 - b0);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(a0 + i);
+    let y = b.charCodeAt(b0 + i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      // Move surrogates (D800–DFFF) above E000–FFFF so code-unit order becomes code-point order.
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a1 - a0 - (b1 - b0);
+}

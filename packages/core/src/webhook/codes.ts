@@ -1,0 +1,54 @@
+/** `X-Sign-Timestamp` or `X-Signature` is absent or empty; `header` names the first one missing. */
+export const WEBHOOK_MISSING_HEADER = "WEBHOOK_MISSING_HEADER";
+/** `X-Sign-Timestamp` is not exactly 13 ASCII digits (milliseconds, spec 4.8). */
+export const WEBHOOK_MALFORMED_TIMESTAMP = "WEBHOOK_MALFORMED_TIMESTAMP";
+/** `X-Sign-Timestamp` is further from now than the tolerance, in either direction (spec 5.7). */
+export const WEBHOOK_TIMESTAMP_OUT_OF_RANGE = "WEBHOOK_TIMESTAMP_OUT_OF_RANGE";
+/** `X-Signature` is not 64 lowercase hex characters, or matches no secret (spec 4.9, 7). */
+export const WEBHOOK_SIGNATURE_MISMATCH = "WEBHOOK_SIGNATURE_MISMATCH";
+
+/**
+ * Every stable failure code of {@link verifyWebhook}, in the order the checks run.
+ *
+ * @example
+ * ```ts
+ * WEBHOOK_FAILURE_CODES.includes(result.code); // true for any failed verification
+ * ```
+ */
+export const WEBHOOK_FAILURE_CODES = [
+  WEBHOOK_MISSING_HEADER,
+  WEBHOOK_MALFORMED_TIMESTAMP,
+  WEBHOOK_TIMESTAMP_OUT_OF_RANGE,
+  WEBHOOK_SIGNATURE_MISMATCH,
+] as const;
+
+/** Why a webhook failed verification (spec 4.9, 5.7, 7). */
+export type WebhookFailureCode = (typeof WEBHOOK_FAILURE_CODES)[number];
+
+/**
+ * Causes of a signature mismatch that {@link verifyWebhook} can confirm by changing one thing and
+ * finding a match (the common causes of spec 7):
+ *
+ * - `FORMER_SECRET_MATCHES`: one of `formerSecrets` matches (outdated secret, spec 5.8).
+ * - `BODY_RESERIALISED`: a re-serialised form of the JSON body, or the body with a trailing
+ *   newline added or removed, matches (a parsed instead of raw body).
+ * - `QUERY_UNSORTED_MATCHES`: the query as given (unsorted), or sorted by locale, matches.
+ * - `URL_MISMATCH`: one of `alternateUrls`, or the URL without its query, matches.
+ * - `SECRET_WHITESPACE`: a secret has surrounding whitespace and the trimmed secret matches.
+ */
+export const SIGNATURE_DIAGNOSIS_CODES = [
+  "FORMER_SECRET_MATCHES",
+  "BODY_RESERIALISED",
+  "QUERY_UNSORTED_MATCHES",
+  "URL_MISMATCH",
+  "SECRET_WHITESPACE",
+] as const;
+
+/** One of {@link SIGNATURE_DIAGNOSIS_CODES}. */
+export type SignatureDiagnosisCode = (typeof SIGNATURE_DIAGNOSIS_CODES)[number];
+
+/** A confirmed cause of a signature mismatch. Never contains a secret or a computed signature. */
+export interface SignatureDiagnosis {
+  readonly code: SignatureDiagnosisCode;
+  readonly message: string;
+}

@@ -1,0 +1,52 @@
+/**
+ * Compares two strings in time that depends only on their lengths, not on where they differ, so a
+ * signature cannot be guessed one character at a time from response timings (spec 4.9 step 6).
+ *
+ * @example
+ * ```ts
+ * constantTimeEqual("abc", "abc"); // true
+ * constantTimeEqual("abc", "abd"); // false
+ * ```
+ */
+export function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/**
+ * Whether `text` is exactly 64 characters of `0-9a-f`: the shape of an `X-Signature` (spec 4.8).
+ *
+ * @example
+ * ```ts
+ * isLowerHexSignature("ab".repeat(32)); // true
+ * isLowerHexSignature("AB".repeat(32)); // false: the spec says lowercase
+ * ```
+ */
+export function isLowerHexSignature(text: string): boolean {
+  if (text.length !== 64) return false;
+  for (let i = 0; i < 64; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether `text` is exactly 13 ASCII digits: the shape of an `X-Sign-Timestamp` (spec 4.8).
+ *
+ * @example
+ * ```ts
+ * isTimestamp13("1767225600000"); // true (milliseconds)
+ * isTimestamp13("1767225600");    // false (seconds)
+ * ```
+ */
+export function isTimestamp13(text: string): boolean {
+  if (text.length !== 13) return false;
+  for (let i = 0; i < 13; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}

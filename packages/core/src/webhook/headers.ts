@@ -1,0 +1,72 @@
+/** Name of the header carrying the 13-digit millisecond signing time (spec 4.8). */
+export const SIGN_TIMESTAMP_HEADER = "X-Sign-Timestamp";
+
+/** Name of the header carrying the lowercase hex HMAC-SHA256 signature (spec 4.8). */
+export const SIGNATURE_HEADER = "X-Signature";
+
+/** The two headers the platform adds to a webhook delivery (spec 4.8). */
+export interface WebhookSignatureHeaders {
+  /** 13-digit millisecond timestamp. */
+  readonly "X-Sign-Timestamp": string;
+  /** Lowercase hex HMAC-SHA256 of the signing text. */
+  readonly "X-Signature": string;
+}
+
+/**
+ * Request headers as a Fetch `Headers` or a plain record such as Node's `req.headers`. Names are
+ * matched case-insensitively either way; an array value (a repeated header) is joined with `", "`
+ * as `Headers` would do. The result of `signWebhook` is accepted as is.
+ */
+export type WebhookHeaders = Headers | HeaderRecord | WebhookSignatureHeaders;
+
+type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/**
+ * Reads one header by name, case-insensitively, trimming surrounding spaces and tabs as `Headers`
+ * does, so a record and a `Headers` give the same answer. `undefined` when absent.
+ *
+ * @example
+ * ```ts
+ * readHeader({ "x-signature": "ab" }, "X-Signature");          // "ab"
+ * readHeader(new Headers({ "X-Signature": "ab" }), "x-signature"); // "ab"
+ * ```
+ */
+export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
+  return readHeaderNamed(headers, name, name.toLowerCase());
+}
+
+/** {@link readHeader} with the lowercase name precomputed, for the verification fast path. */
+export function readHeaderNamed(
+  headers: WebhookHeaders,
+  name: string,
+  lower: string,
+): string | undefined {
+  if (isHeaders(headers)) return headers.get(lower) ?? undefined;
+  // WebhookSignatureHeaders is a record too; TypeScript only lacks its index signature.
+  const record = headers as HeaderRecord;
+  // Node lowercases names, so the exact lookups answer almost every call without a scan.
+  let value = record[lower] ?? record[name];
+  if (value === undefined) {
+    for (const key of Object.keys(record)) {
+      if (key.length === lower.length && key.toLowerCase() === lower) {
+        value = record[key];
+        if (value !== undefined) break;
+      }
+    }
+  }
+  if (value === undefined) return undefined;
+  if (typeof value === "string") return trimHttpWhitespace(value);
+  return value.map(trimHttpWhitespace).join(", ");
+}
+
+function isHeaders(headers: WebhookHeaders): headers is Headers {
+  return typeof (headers as { get?: unknown }).get === "function";
+}
+
+function trimHttpWhitespace(value: string): string {
+  const first = value.charCodeAt(0);
+  const last = value.charCodeAt(value.length - 1);
+  return first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09
+    ? value.replace(/^[ \t]+|[ \t]+$/g, "")
+    : value;
+}

@@ -1,0 +1,72 @@
+import { canonicalQuery, queryOf, type QueryReading } from "./canonical-query.ts";
+import type { WebhookSignatureHeaders } from "./headers.ts";
+import { webCryptoHmacSha256Hex, type HmacSha256Hex } from "./hmac.ts";
+
+/** Input of {@link signWebhook}. */
+export interface SignWebhookInput {
+  /** The account's webhook secret (spec 2.8). Must not be empty. */
+  readonly secret: string;
+  /** The callback URL the request goes to; its query is signed as given (spec 4.8). */
+  readonly url: string | URL;
+  /** The exact body text that will be sent. */
+  readonly body: string;
+  /** Signing time in ms since the epoch; default `now()`. Must have 13 digits. */
+  readonly timestamp?: number;
+  /** Clock used when `timestamp` is absent; default `Date.now`. */
+  readonly now?: () => number;
+  /** How to read the query; default `"raw"`. See {@link QueryReading}. */
+  readonly reading?: QueryReading;
+  /** HMAC implementation; default {@link webCryptoHmacSha256Hex}. */
+  readonly hmac?: HmacSha256Hex;
+}
+
+/**
+ * The text that is signed (spec 4.9 step 4): timestamp, LF, signed query string, LF, raw body.
+ *
+ * @example
+ * ```ts
+ * signingText("1767225600000", "a=1&b=2", '{"x":1}'); // '1767225600000\na=1&b=2\n{"x":1}'
+ * ```
+ */
+export function signingText(timestamp: string, canonical: string, body: string): string {
+  return timestamp + "\n" + canonical + "\n" + body;
+}
+
+/**
+ * Signs a webhook delivery as the platform does (spec 4.8, 4.9), for the emulator and for tests:
+ * returns the `X-Sign-Timestamp` and `X-Signature` headers to send with `body` to `url`.
+ *
+ * @throws TypeError when `secret` is empty (the platform sends no callbacks then, spec 5.6), or
+ *   RangeError when the timestamp is not a 13-digit integer.
+ *
+ * @example
+ * ```ts
+ * const headers = await signWebhook({
+ *   secret: "s3cret",
+ *   url: "https://receiver.example/hook?b=2&a=1",
+ *   body: JSON.stringify(event),
+ * });
+ * await fetch(url, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body });
+ * ```
+ */
+export async function signWebhook(input: SignWebhookInput): Promise<WebhookSignatureHeaders> {
+  assertSecret(input.secret);
+  const time = input.timestamp ?? (input.now ?? Date.now)();
+  if (!Number.isInteger(time) || time < 1e12 || time >= 1e13) {
+    throw new RangeError(`webhook timestamp must be a 13-digit millisecond integer, got ${time}`);
+  }
+  const timestamp = String(time);
+  const canonical = canonicalQuery(queryOf(input.url), { reading: input.reading ?? "raw" });
+  const hmac = input.hmac ?? webCryptoHmacSha256Hex;
+  const signature = await hmac(input.secret, signingText(timestamp, canonical, input.body));
+  return { "X-Sign-Timestamp": timestamp, "X-Signature": signature };
+}
+
+/** Rejects an empty secret: WebCrypto cannot import it and the platform never signs with it. */
+export function assertSecret(secret: string): void {
+  if (secret === "") {
+    throw new TypeError(
+      "webhook secret is empty: the platform sends no callbacks until it is reset (spec 2.8, 5.6)",
+    );
+  }
+}
