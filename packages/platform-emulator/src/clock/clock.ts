@@ -1,0 +1,165 @@
+/**
+ * The emulator's one clock. Task transitions, token and file lifetimes and webhook retries all
+ * read it and schedule on it, so a test can drive everything with `advance(ms)` (manual mode)
+ * and a demo can run the spec's 1–10 minute tasks in seconds (real mode with a scale).
+ */
+
+/** Anything that tells the time in epoch milliseconds. */
+export interface ClockSource {
+  now(): number;
+}
+
+export type TimerId = number;
+
+export interface EmulatorClock extends ClockSource {
+  /** `manual`: time moves only by `advance`; `real`: wall time × scale; `source`: an injected clock. */
+  readonly mode: "manual" | "real" | "source";
+  /** Emulated milliseconds per wall millisecond (only `real` mode flows on its own). */
+  readonly scale: number;
+  setScale(scale: number): void;
+  /** Runs `fn` once the clock reaches now + `delayMs`. */
+  setTimer(delayMs: number, fn: () => void): TimerId;
+  clearTimer(id: TimerId): void;
+  /**
+   * Moves time forward by `ms`, firing due timers in order. `between` runs before each look for
+   * the next due timer, so work already started (a webhook attempt) can finish and schedule its
+   * follow-up (a retry) first.
+   */
+  advance(ms: number, between?: () => Promise<void>): Promise<void>;
+  /** Fires every timer already due (for `source` clocks, whose time moves outside our control). */
+  tick(): void;
+  pendingTimers(): number;
+  /** Drops every timer (used by reset). */
+  clearAll(): void;
+  /** Stops the wall-time dispatcher; the clock keeps answering `now()`. */
+  close(): void;
+}
+
+export interface ClockOptions {
+  mode: "manual" | "real" | "source";
+  /** Start time for `manual` (default: wall time at creation). */
+  start?: number;
+  scale?: number;
+  source?: ClockSource;
+  onError?: (error: unknown) => void;
+}
+
+interface Timer {
+  id: TimerId;
+  due: number;
+  fn: () => void;
+}
+
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+export function createClock(options: ClockOptions): EmulatorClock {
+  const { mode } = options;
+  const source = options.source ?? (mode === "source" ? undefined : { now: () => Date.now() });
+  if (!source) throw new Error("a source clock needs `source`");
+  const src: ClockSource = source;
+  let scale = positive(options.scale ?? 1);
+  let anchorEmu = options.start ?? Date.now();
+  let anchorWall = Date.now();
+  let offset = 0;
+  let nextId = 1;
+  let timers: Timer[] = [];
+  let handle: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  const onError =
+    options.onError ??
+    ((error: unknown) => {
+      console.error(error);
+    });
+
+  function base(): number {
+    if (mode === "manual") return anchorEmu;
+    if (mode === "source") return src.now();
+    return anchorEmu + (Date.now() - anchorWall) * scale;
+  }
+  const now = (): number => Math.floor(base() + offset);
+
+  function run(timer: Timer): void {
+    try {
+      timer.fn();
+    } catch (error) {
+      onError(error);
+    }
+  }
+
+  function takeDue(limit: number): Timer | undefined {
+    const first = timers[0];
+    if (!first || first.due > limit) return undefined;
+    timers.shift();
+    return first;
+  }
+
+  function tick(): void {
+    for (let t = takeDue(now()); t; t = takeDue(now())) run(t);
+    arm();
+  }
+
+  function arm(): void {
+    if (handle) clearTimeout(handle);
+    handle = undefined;
+    const first = timers[0];
+    if (mode !== "real" || closed || !first) return;
+    const wait = Math.min(MAX_TIMEOUT_MS, Math.max(0, (first.due - now()) / scale));
+    handle = setTimeout(tick, Math.ceil(wait));
+    handle.unref();
+  }
+
+  return {
+    mode,
+    get scale() {
+      return scale;
+    },
+    now,
+    setScale(next) {
+      anchorEmu = base();
+      anchorWall = Date.now();
+      scale = positive(next);
+      arm();
+    },
+    setTimer(delayMs, fn) {
+      const timer = { id: nextId++, due: now() + Math.max(0, delayMs), fn };
+      // Stable order: after every timer due at the same instant or earlier.
+      const at = timers.findIndex((t) => t.due > timer.due);
+      if (at === -1) timers.push(timer);
+      else timers.splice(at, 0, timer);
+      arm();
+      return timer.id;
+    },
+    clearTimer(id) {
+      timers = timers.filter((t) => t.id !== id);
+      arm();
+    },
+    async advance(ms, between) {
+      const target = now() + Math.max(0, ms);
+      for (;;) {
+        // Settle first: finished work may schedule a timer (a retry) inside this window.
+        if (between) await between();
+        const t = takeDue(target);
+        if (!t) break;
+        offset += Math.max(0, t.due - now());
+        run(t);
+      }
+      offset += Math.max(0, target - now());
+      arm();
+    },
+    tick,
+    pendingTimers: () => timers.length,
+    clearAll() {
+      timers = [];
+      arm();
+    },
+    close() {
+      closed = true;
+      arm();
+    },
+  };
+}
+
+function positive(scale: number): number {
+  if (!Number.isFinite(scale) || scale <= 0) throw new RangeError("clock scale must be > 0");
+  return scale;
+}

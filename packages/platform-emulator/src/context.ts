@@ -1,0 +1,22 @@
+import type { EmulatorClock } from "./clock/clock.ts";
+import type { FaultState } from "./control/faults.ts";
+import type { GrantService } from "./oauth/grants.ts";
+import type { ProxyTokenService } from "./open/proxy-token.ts";
+import type { ResolvedOptions } from "./options.ts";
+import type { EmulatorState } from "./state/store.ts";
+import type { TaskEngine } from "./tasks/engine.ts";
+import type { Tracker } from "./util/tracker.ts";
+import type { WebhookEngine } from "./webhooks/engine.ts";
+
+/** The emulator's parts, built once by `createPlatformEmulator` and handed to every route. */
+export interface EmulatorContext {
+  options: ResolvedOptions;
+  state: EmulatorState;
+  clock: EmulatorClock;
+  tracker: Tracker;
+  faults: FaultState;
+  grants: GrantService;
+  proxy: ProxyTokenService;
+  tasks: TaskEngine;
+  webhooks: WebhookEngine;
+}

@@ -1,0 +1,32 @@
+/**
+ * @overture/platform-emulator: a faithful local stand-in for the platform of
+ * shared/spec/platform-interface.md, for tests, demos and other apps.
+ *
+ * @packageDocumentation
+ */
+export { createPlatformEmulator } from "./emulator.ts";
+export type { PlatformEmulator } from "./emulator.ts";
+export {
+  DEFAULT_BASE_URL,
+  DEFAULT_RETRY_DELAYS_MS,
+  TIMING_PRESETS,
+  resolveOptions,
+} from "./options.ts";
+export type {
+  DurationRange,
+  PlatformEmulatorOptions,
+  QueryReading,
+  RefreshRotation,
+  ResolvedOptions,
+  TaskTiming,
+} from "./options.ts";
+export { createClock } from "./clock/clock.ts";
+export type { ClockOptions, ClockSource, EmulatorClock, TimerId } from "./clock/clock.ts";
+export { ControlError } from "./control/control.ts";
+export type { EmulatorControl, FaultControl } from "./control/control.ts";
+export type { TaskFaultMode, WebhookFaults } from "./control/faults.ts";
+export type { ConsoleSnapshot, ControlTaskView, DeliveryView } from "./control/views.ts";
+export { CONTROL_PREFIX } from "./control/routes.ts";
+export type { AttemptFailure, AttemptLog, DeliveryState } from "./webhooks/types.ts";
+export { DEFAULT_SEED, initialsAvatar, parseSeed, seedSchema } from "./seed/index.ts";
+export type { EmulatorSeed, EmulatorSeedInput } from "./seed/index.ts";

@@ -1,0 +1,61 @@
+import { errors, jwtVerify, SignJWT } from "jose";
+import type { EmulatorClock } from "../clock/clock.ts";
+import type { ResolvedOptions } from "../options.ts";
+import type { EmulatorState } from "../state/store.ts";
+import type { ConsoleTokenRecord, GrantRecord } from "../state/types.ts";
+import type { GrantService } from "../oauth/grants.ts";
+
+/**
+ * Proxy access tokens (spec 2.5, 3.2 rule 2): HS256 JWTs naming the console token and the grant
+ * that minted them. Every use re-checks the grant, so revoking the application's authorization
+ * kills them at once, before `exp`.
+ */
+export interface ProxyTokenService {
+  mint(grant: GrantRecord, token: ConsoleTokenRecord): Promise<{ jwt: string; expiresIn: number }>;
+  /** The console token a proxy token stands for, or undefined when invalid in any way. */
+  verify(jwt: string): Promise<ConsoleTokenRecord | undefined>;
+}
+
+const AUDIENCE = "platform-emulator:api";
+
+export function createProxyTokenService(
+  state: EmulatorState,
+  clock: EmulatorClock,
+  options: ResolvedOptions,
+  grants: GrantService,
+  key: Uint8Array,
+): ProxyTokenService {
+  return {
+    async mint(grant, token) {
+      const iat = Math.floor(clock.now() / 1000);
+      const expiresIn = options.proxyTokenTtlSeconds;
+      const jwt = await new SignJWT({ ns: token.namespace, tid: token.id, gid: grant.id })
+        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+        .setIssuer(options.baseUrl)
+        .setAudience(AUDIENCE)
+        .setSubject(String(grant.userId))
+        .setJti(crypto.randomUUID())
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + expiresIn)
+        .sign(key);
+      return { jwt, expiresIn };
+    },
+    async verify(jwt) {
+      try {
+        const { payload } = await jwtVerify(jwt, key, {
+          algorithms: ["HS256"],
+          issuer: options.baseUrl,
+          audience: AUDIENCE,
+          currentDate: new Date(clock.now()),
+        });
+        const { gid, tid, ns } = payload;
+        if (typeof gid !== "string" || !grants.isLive(gid)) return undefined;
+        const token = typeof tid === "number" ? state.consoleTokens.get(tid) : undefined;
+        return token?.namespace === ns ? token : undefined;
+      } catch (error) {
+        if (error instanceof errors.JOSEError) return undefined;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import type { ClockSource, EmulatorClock } from "./clock/clock.ts";
+import { DEFAULT_SEED } from "./seed/default-seed.ts";
+import { parseSeed, type EmulatorSeed, type EmulatorSeedInput } from "./seed/schema.ts";
+
+/** A fixed duration or an inclusive `[min, max]` range drawn from the seeded PRNG. */
+export type DurationRange = number | readonly [number, number];
+
+export interface TaskTiming {
+  /** Time a task stays `waiting` before it starts. */
+  waitingMs: DurationRange;
+  /** Time a task stays `in_progress` before it ends. */
+  runningMs: DurationRange;
+  /** Share of tasks that end in `failure` (0–1). */
+  failureRate: number;
+  /** PRNG seed: the same seed and submission order give the same durations and failures. */
+  seed: number;
+}
+
+/** `demo`: seconds; `spec`: the spec's "usually 1 to 10 minutes" (8). */
+export const TIMING_PRESETS: Record<"demo" | "spec", TaskTiming> = {
+  demo: { waitingMs: 1_000, runningMs: [3_000, 6_000], failureRate: 0, seed: 42 },
+  spec: { waitingMs: [5_000, 30_000], runningMs: [55_000, 570_000], failureRate: 0.05, seed: 42 },
+};
+
+export type QueryReading = "raw" | "form-decoded";
+export type RefreshRotation = "off" | "rotate" | "rotate-detect-reuse";
+
+export interface PlatformEmulatorOptions {
+  /** Console resources; default: the project's demo identities (see README). */
+  seed?: EmulatorSeedInput;
+  /** Public `{base_url}` used in URLs the emulator emits. Default http://127.0.0.1:4010. */
+  baseUrl?: string;
+  /** Public `{api_url}`; default = baseUrl. */
+  apiUrl?: string;
+  /** `real` (default): wall time × scale; `manual`: only `control.clock.advance` moves time. */
+  clock?: "real" | "manual" | ClockSource | EmulatorClock;
+  /** Initial scale of the clock (e.g. 60 runs the spec timing a minute per second). */
+  clockScale?: number;
+  /** Lifecycle speed preset (default `demo`); `timing` overrides single fields. */
+  speed?: "demo" | "spec";
+  timing?: Partial<TaskTiming>;
+  /** Consent page approves at once as the first user (headless demos). Default false. */
+  autoApprove?: boolean;
+  /** Used for webhook delivery; tests may route deliveries in-process. */
+  fetch?: typeof fetch;
+  /** How the emulator reads the callback query when signing (spec 4.9 is silent). Default raw. */
+  queryReading?: QueryReading;
+  /** Default `rotate`. */
+  refreshTokenRotation?: RefreshRotation;
+  accessTokenTtlSeconds?: number;
+  refreshTokenTtlSeconds?: number;
+  proxyTokenTtlSeconds?: number;
+  codeTtlSeconds?: number;
+  consentTtlSeconds?: number;
+  /** Result download link validity (spec 8: usually 24 h). */
+  fileTtlMs?: number;
+  /** Cap on the synthesised audio length, in seconds (memory). Default 30. */
+  maxAudioSeconds?: number;
+  webhook?: {
+    /** Per-attempt timeout in wall milliseconds (a network measure, not scaled). Default 10 000. */
+    timeoutMs?: number;
+    /** Automatic retry delays on the emulator clock (spec 8). */
+    retryDelaysMs?: readonly number[];
+    /** Clock for X-Sign-Timestamp: the emulator's (default) or the wall clock. */
+    timestampClock?: "emulator" | "wall";
+  };
+  /** HS256 key for proxy tokens; default: random per emulator (tokens die with it). */
+  proxyTokenKey?: string;
+  /** A hanging task request answers 504 after this many wall ms unless the client leaves first. */
+  hangMs?: number;
+}
+
+export interface ResolvedOptions {
+  seed: EmulatorSeed;
+  baseUrl: string;
+  apiUrl: string;
+  timing: TaskTiming;
+  autoApprove: boolean;
+  fetch: typeof fetch;
+  queryReading: QueryReading;
+  refreshTokenRotation: RefreshRotation;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  proxyTokenTtlSeconds: number;
+  codeTtlSeconds: number;
+  consentTtlSeconds: number;
+  fileTtlMs: number;
+  maxAudioSeconds: number;
+  webhookTimeoutMs: number;
+  retryDelaysMs: readonly number[];
+  timestampClock: "emulator" | "wall";
+  hangMs: number;
+}
+
+export const DEFAULT_BASE_URL = "http://127.0.0.1:4010";
+export const DEFAULT_RETRY_DELAYS_MS = [200, 5_000, 15_000, 30_000, 120_000] as const;
+
+export function resolveOptions(options: PlatformEmulatorOptions): ResolvedOptions {
+  const baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL);
+  return {
+    seed: parseSeed(options.seed ?? DEFAULT_SEED),
+    baseUrl,
+    apiUrl: trimSlash(options.apiUrl ?? baseUrl),
+    timing: { ...TIMING_PRESETS[options.speed ?? "demo"], ...options.timing },
+    autoApprove: options.autoApprove ?? false,
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    queryReading: options.queryReading ?? "raw",
+    refreshTokenRotation: options.refreshTokenRotation ?? "rotate",
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 7_200,
+    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 30 * 24 * 3_600,
+    proxyTokenTtlSeconds: options.proxyTokenTtlSeconds ?? 1_800,
+    codeTtlSeconds: options.codeTtlSeconds ?? 60,
+    consentTtlSeconds: options.consentTtlSeconds ?? 600,
+    fileTtlMs: options.fileTtlMs ?? 24 * 3_600_000,
+    maxAudioSeconds: options.maxAudioSeconds ?? 30,
+    webhookTimeoutMs: options.webhook?.timeoutMs ?? 10_000,
+    retryDelaysMs: options.webhook?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    timestampClock: options.webhook?.timestampClock ?? "emulator",
+    hangMs: options.hangMs ?? 300_000,
+  };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}

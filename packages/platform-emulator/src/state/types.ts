@@ -1,0 +1,105 @@
+import type { TimerId } from "../clock/clock.ts";
+
+export interface UserRecord {
+  id: number;
+  login: string;
+  name: string;
+  avatar_url: string;
+}
+
+/** An account (spec 2.8): a user's personal namespace or an organization. */
+export interface AccountRecord {
+  namespace: string;
+  kind: "user" | "organization";
+  name: string;
+  memberIds: Set<number>;
+  webhookSecret: string;
+  quota: number;
+}
+
+export interface ConsoleTokenRecord {
+  id: number;
+  namespace: string;
+  name: string;
+  usage_scenario: "paid" | "trial";
+  value: string;
+}
+
+export interface AppRecord {
+  name: string;
+  description: string;
+  homepage: string;
+  redirect_uri: string;
+  client_id: string;
+  client_secret: string;
+}
+
+/** One approved authorization: a code exchange and everything issued from it. */
+export interface GrantRecord {
+  id: string;
+  userId: number;
+  clientId: string;
+  scope: string[];
+  createdAt: number;
+  revokedAt?: number;
+  revokedReason?: string;
+}
+
+export interface CodeRecord {
+  code: string;
+  clientId: string;
+  redirectUri: string;
+  userId: number;
+  scope: string[];
+  expiresAt: number;
+  usedAt?: number;
+  grantId?: string;
+}
+
+export interface BearerRecord {
+  token: string;
+  grantId: string;
+  expiresAt: number;
+  /** Refresh tokens only: set once rotated away (a later use is a reuse). */
+  rotatedAt?: number;
+}
+
+/** A consent page shown and waiting for Approve or Deny (server-side, single use). */
+export interface ConsentRequest {
+  id: string;
+  browserKey: string;
+  clientId: string;
+  redirectUri: string;
+  scope: string[];
+  state: string | undefined;
+  userId: number;
+  expiresAt: number;
+}
+
+export type TaskStatusValue = "waiting" | "in_progress" | "success" | "failure" | "cancelled";
+export type ParamValue = string | number | boolean | null;
+
+export interface TaskRecord {
+  id: string;
+  namespace: string;
+  consoleTokenId: number;
+  status: TaskStatusValue;
+  createdAt: number;
+  startedAt?: number;
+  completedAt?: number;
+  parameters: Record<string, ParamValue>;
+  output: Record<string, unknown>;
+  usageInfo: Record<string, unknown>;
+  webhookUrl?: string;
+  /** Decided at submit from the seeded PRNG, so runs repeat. */
+  plan: { waitingMs: number; runningMs: number; fails: boolean };
+  timer?: TimerId;
+}
+
+export interface FileRecord {
+  id: string;
+  taskId: string;
+  prompt: string;
+  seconds: number;
+  expiresAt: number;
+}

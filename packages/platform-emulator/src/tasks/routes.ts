@@ -1,0 +1,118 @@
+import { Hono, type Context } from "hono";
+import type { EmulatorContext } from "../context.ts";
+import type { ConsoleTokenRecord } from "../state/types.ts";
+import { checked } from "../util/checked.ts";
+import { bearerToken, jsonError, UNAUTHORIZED_HEADERS } from "../util/http.ts";
+import { authenticateApiToken } from "./api-auth.ts";
+import { taskFaults } from "./fault-middleware.ts";
+import { parseMusicParams } from "./params.ts";
+import { queryView, recordView, statusView, submitView } from "./views.ts";
+
+interface Env {
+  Variables: { token: ConsoleTokenRecord };
+}
+
+/** `{api_url}` routes (spec 4.6, 4.7). */
+export function taskRoutes(ctx: EmulatorContext): Hono {
+  const app = new Hono<Env>();
+  for (const path of ["/v1/*", "/api/v1/*"]) {
+    app.use(path, taskFaults(ctx));
+    app.use(path, async function requireApiToken(c, next) {
+      const token = await authenticateApiToken(ctx, bearerToken(c.req.header("Authorization")));
+      if (!token)
+        return jsonError(
+          401,
+          "invalid_token",
+          "wrong, invalid or expired API token",
+          UNAUTHORIZED_HEADERS,
+        );
+      c.set("token", token);
+      return next();
+    });
+  }
+
+  app.post("/v1/async/music/generations", async (c) => {
+    const form = await readForm(c);
+    if (!form) return jsonError(400, "invalid_body", "expected a multipart/form-data body");
+    const params = parseMusicParams(form.entries());
+    if (!params.ok)
+      return c.json(
+        { error: "invalid_parameter", message: params.message, field: params.field },
+        400,
+      );
+    const webhookUrl = c.req.header("X-WebHook");
+    if (webhookUrl !== undefined && !isHttpUrl(webhookUrl))
+      return jsonError(400, "invalid_webhook_url", "X-WebHook must be an absolute http(s) URL");
+    const result = ctx.tasks.submit({
+      token: c.var.token,
+      parameters: params.parameters,
+      webhookUrl,
+    });
+    if (!result.ok)
+      return jsonError(
+        429,
+        "quota_exceeded",
+        `concurrency quota of ${result.quota} reached: ${result.active} task(s) waiting or in progress`,
+      );
+    return c.json(checked("submitResponse", submitView(ctx.options, result.task)), 200);
+  });
+
+  const find = (c: Context<Env>) => ctx.tasks.find(c.req.param("id") ?? "", c.var.token.namespace);
+  const notFound = () => jsonError(404, "task_not_found", "no such task for this account");
+
+  app.get("/api/v1/task/:id", (c) => {
+    const task = find(c);
+    return task ? c.json(checked("task", queryView(ctx.options, task))) : notFound();
+  });
+  app.get("/v1/task/:id/status", (c) => {
+    const task = find(c);
+    return task ? c.json(checked("task", statusView(task))) : notFound();
+  });
+  app.get("/v1/task/:id", (c) => {
+    const task = find(c);
+    return task ? c.json(checked("task", recordView(ctx.options, task))) : notFound();
+  });
+  app.post("/api/v1/task/:id/cancel", (c) => {
+    const task = find(c);
+    if (!task) return notFound();
+    if (!ctx.tasks.cancel(task))
+      return jsonError(
+        409,
+        "task_not_cancellable",
+        `the task is already ${task.status}; only waiting or in_progress tasks can be cancelled`,
+      );
+    return c.json(checked("cancelResponse", statusView(task)));
+  });
+  app.get("/v1/tasks/available-quota", (c) => {
+    const { namespace } = c.var.token;
+    const max = ctx.state.accounts.get(namespace)?.quota ?? 0;
+    const available = Math.max(0, max - ctx.state.activeTaskCount(namespace));
+    return c.json(checked("quota", { available, max_concurrency: max }));
+  });
+
+  const outer = new Hono();
+  outer.route("/", app);
+  return outer;
+}
+
+async function readForm(c: Context<Env>): Promise<FormData | undefined> {
+  const type = c.req.header("Content-Type") ?? "";
+  // multipart is the spec's encoding; urlencoded is accepted as a real form server would.
+  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) return undefined;
+  try {
+    return await c.req.raw.formData();
+  } catch {
+    return undefined;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      (url.protocol === "http:" || url.protocol === "https:") && /^https?:\/\//i.test(value.trim())
+    );
+  } catch {
+    return false;
+  }
+}

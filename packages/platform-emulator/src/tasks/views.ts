@@ -1,0 +1,59 @@
+import type { ResolvedOptions } from "../options.ts";
+import type { TaskRecord } from "../state/types.ts";
+
+export function taskUrls(options: ResolvedOptions, id: string) {
+  const get = `${options.apiUrl}/api/v1/task/${encodeURIComponent(id)}`;
+  return { get, cancel: `${get}/cancel` };
+}
+
+/** Submit response (spec 4.6): `task_id`, `urls.get`, plus `status`, `created_at`, `urls.cancel`. */
+export function submitView(options: ResolvedOptions, t: TaskRecord) {
+  return {
+    task_id: t.id,
+    status: t.status,
+    created_at: t.createdAt,
+    urls: taskUrls(options, t.id),
+  };
+}
+
+/** Unified query (spec 4.7): status, ms timestamps (null until they happen), output, usage_info. */
+export function queryView(options: ResolvedOptions, t: TaskRecord) {
+  return {
+    task_id: t.id,
+    status: t.status,
+    created_at: t.createdAt,
+    started_at: t.startedAt ?? null,
+    completed_at: t.completedAt ?? null,
+    output: t.output,
+    usage_info: t.usageInfo,
+    urls: taskUrls(options, t.id),
+  };
+}
+
+export function statusView(t: TaskRecord) {
+  return { task_id: t.id, status: t.status };
+}
+
+/** Task record (spec 4.7 "full information: parameters, status, results"). */
+export function recordView(options: ResolvedOptions, t: TaskRecord) {
+  return {
+    ...queryView(options, t),
+    model: t.parameters.model ?? DEFAULT_MODEL,
+    task: t.parameters.task ?? DEFAULT_TASK,
+    parameters: t.parameters,
+  };
+}
+
+/** Callback body (spec 2.7). */
+export function eventView(eventId: string, t: TaskRecord) {
+  return {
+    event_id: eventId,
+    task_id: t.id,
+    status: t.status,
+    output: t.output,
+    usage_info: t.usageInfo,
+  };
+}
+
+export const DEFAULT_MODEL = "ACE-Step-v1-3.5B";
+export const DEFAULT_TASK = "text2music";

@@ -1,0 +1,166 @@
+import type { EmulatorClock } from "../clock/clock.ts";
+import { consumeFault, type FaultState } from "../control/faults.ts";
+import type { ResolvedOptions } from "../options.ts";
+import type { EmulatorState } from "../state/store.ts";
+import type { TaskRecord } from "../state/types.ts";
+import { eventView } from "../tasks/views.ts";
+import { checked } from "../util/checked.ts";
+import { randomId } from "../util/random.ts";
+import type { Tracker } from "../util/tracker.ts";
+import { attemptDelivery } from "./attempt.ts";
+import type { AttemptLog, DeliveryRecord } from "./types.ts";
+
+export interface WebhookEngine {
+  /** Called on every task status change (spec 6): emits one event when 5 rule 6 holds. */
+  onTaskChange(task: TaskRecord): void;
+  list(): DeliveryRecord[];
+  get(id: string): DeliveryRecord | undefined;
+  /** Manual retry of a failed or dropped record (spec 6 rule 4): one attempt, awaited. */
+  retry(id: string): Promise<DeliveryRecord | undefined>;
+  /** Sends events held by the `reorder` fault now, newest first. */
+  flushHeld(taskId?: string): void;
+  /** Aborts attempts in flight and forgets every record (reset, close). */
+  reset(): void;
+}
+
+const MAX_RECORDS = 5_000;
+
+export function createWebhookEngine(deps: {
+  state: EmulatorState;
+  clock: EmulatorClock;
+  options: ResolvedOptions;
+  faults: FaultState;
+  tracker: Tracker;
+}): WebhookEngine {
+  const { state, clock, options, faults, tracker } = deps;
+  const records = new Map<string, DeliveryRecord>();
+  const held = new Map<string, DeliveryRecord[]>();
+  let abort = new AbortController();
+
+  const log = (r: DeliveryRecord, entry: AttemptLog) => r.attempts.push(entry);
+
+  function attempt(r: DeliveryRecord, trigger: AttemptLog["trigger"]): Promise<void> {
+    r.state = "in_flight";
+    r.timer = undefined;
+    r.nextAttemptAt = undefined;
+    const at = clock.now();
+    const signal = abort.signal;
+    const secret = nonEmpty(state.accounts.get(r.namespace)?.webhookSecret) ?? r.secretAtEvent;
+    const work = attemptDelivery({
+      url: r.url,
+      body: r.body,
+      secret,
+      timestamp: options.timestampClock === "wall" ? Date.now() : at,
+      reading: options.queryReading,
+      timeoutMs: options.webhookTimeoutMs,
+      fetch: options.fetch,
+      signal,
+    })
+      .catch((error: unknown) => ({
+        signTimestamp: "",
+        outcome: "network" as const,
+        error: `could not send: ${error instanceof Error ? error.message : String(error)}`,
+        durationMs: 0,
+      }))
+      .then((result) => {
+        if (signal.aborted) return; // reset while in flight: the record is gone
+        log(r, { attempt: r.attempts.length + 1, trigger, at, ...result });
+        if (result.outcome === "success") r.state = "succeeded";
+        else if (trigger !== "manual" && r.retriesUsed < options.retryDelaysMs.length)
+          schedule(r, options.retryDelaysMs[r.retriesUsed++] ?? 0, "retry");
+        else r.state = "failed";
+      });
+    return tracker.track(work);
+  }
+
+  function schedule(r: DeliveryRecord, delayMs: number, trigger: "automatic" | "retry"): void {
+    r.state = trigger === "retry" ? "retry_scheduled" : "scheduled";
+    r.nextAttemptAt = clock.now() + delayMs;
+    r.timer = clock.setTimer(delayMs, () => void attempt(r, trigger));
+  }
+
+  function dispatch(r: DeliveryRecord): void {
+    const delay = faults.webhooks.delayMs ?? 0;
+    if (delay > 0) schedule(r, delay, "automatic");
+    else void attempt(r, "automatic");
+  }
+
+  function add(r: DeliveryRecord): void {
+    records.set(r.id, r);
+    if (records.size > MAX_RECORDS) {
+      const oldest = records.keys().next().value;
+      if (oldest !== undefined) records.delete(oldest);
+    }
+  }
+
+  function flushHeld(taskId?: string): void {
+    for (const [id, list] of held) {
+      if (taskId !== undefined && id !== taskId) continue;
+      held.delete(id);
+      for (const r of [...list].reverse()) dispatch(r);
+    }
+  }
+
+  return {
+    onTaskChange(task) {
+      const secret = state.accounts.get(task.namespace)?.webhookSecret ?? "";
+      if (!task.webhookUrl || secret === "") return; // spec 5 rule 6: no callback at all
+      const eventId = randomId("evt_", 16);
+      const body = JSON.stringify(checked("callbackEvent", eventView(eventId, task)));
+      const make = (duplicateOf?: string): DeliveryRecord => ({
+        id: randomId("dlv_", 12),
+        eventId,
+        taskId: task.id,
+        namespace: task.namespace,
+        eventStatus: task.status,
+        url: task.webhookUrl ?? "",
+        body,
+        createdAt: clock.now(),
+        state: "scheduled",
+        attempts: [],
+        retriesUsed: 0,
+        secretAtEvent: secret,
+        ...(duplicateOf ? { duplicateOf } : {}),
+      });
+      const record = make();
+      add(record);
+      if (consumeFault(faults.webhooks, "drop")) {
+        record.state = "dropped";
+        return;
+      }
+      const copies = consumeFault(faults.webhooks, "duplicate")
+        ? [record, make(record.id)]
+        : [record];
+      for (const r of copies) {
+        add(r);
+        if (faults.webhooks.reorder) {
+          r.state = "held";
+          held.set(task.id, [...(held.get(task.id) ?? []), r]);
+        } else dispatch(r);
+      }
+      const terminal = task.status !== "waiting" && task.status !== "in_progress";
+      if (terminal) flushHeld(task.id);
+    },
+    list: () => [...records.values()],
+    get: (id) => records.get(id),
+    async retry(id) {
+      const r = records.get(id);
+      if (!r) return undefined;
+      if (r.state !== "failed" && r.state !== "dropped") return r;
+      await attempt(r, "manual");
+      return r;
+    },
+    flushHeld,
+    reset() {
+      abort.abort();
+      abort = new AbortController();
+      for (const r of records.values()) if (r.timer !== undefined) clock.clearTimer(r.timer);
+      records.clear();
+      held.clear();
+    },
+  };
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text === "" ? undefined : text;
+}

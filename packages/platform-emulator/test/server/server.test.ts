@@ -1,0 +1,78 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { startPlatformEmulator } from "../../src/server.ts";
+
+const auth = { Authorization: "Bearer emu-demo-studio-paid-0001" };
+
+describe("startPlatformEmulator and the CLI", () => {
+  it("listens on 127.0.0.1 with a free port and shares base_url and api_url by default", async () => {
+    const emu = await startPlatformEmulator({ port: 0, clock: "manual" });
+    try {
+      expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(emu.apiUrl).toBe(emu.url);
+      const quota = await fetch(`${emu.url}/v1/tasks/available-quota`, { headers: auth });
+      expect(await quota.json()).toEqual({ available: 2, max_concurrency: 2 });
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("serves {base_url} and {api_url} routes on two ports when apiPort is given", async () => {
+    const emu = await startPlatformEmulator({ port: 0, apiPort: 0, clock: "manual" });
+    try {
+      expect(emu.apiUrl).not.toBe(emu.url);
+      expect(
+        (await fetch(`${emu.apiUrl}/v1/tasks/available-quota`, { headers: auth })).status,
+      ).toBe(200);
+      expect((await fetch(`${emu.url}/v1/tasks/available-quota`, { headers: auth })).status).toBe(
+        404,
+      );
+      expect((await fetch(`${emu.apiUrl}/api/open/v1/userinfo`)).status).toBe(404);
+      const form = new FormData();
+      form.append("prompt", "two ports");
+      const submitted = await fetch(`${emu.apiUrl}/v1/async/music/generations`, {
+        method: "POST",
+        headers: auth,
+        body: form,
+      });
+      const { urls } = (await submitted.json()) as { urls: { get: string } };
+      expect(urls.get.startsWith(`${emu.apiUrl}/api/v1/task/`)).toBe(true);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("the bin starts the CLI and prints its URLs and seeded credentials", async () => {
+    const bin = fileURLToPath(new URL("../../bin/platform-emulator.js", import.meta.url));
+    const child = spawn(process.execPath, [bin, "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, PLATFORM_EMULATOR_FROM_SOURCE: "1" },
+    });
+    try {
+      const banner = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes("access tokens"))
+            setImmediate(() => {
+              resolve(out);
+            });
+        });
+        child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
+        child.once("exit", (code) => {
+          reject(new Error(`exited ${String(code)}: ${out}`));
+        });
+      });
+      expect(banner).toMatch(/base_url\s+http:\/\/127\.0\.0\.1:\d+/);
+      expect(banner).toContain(
+        "client_id=overture-local client_secret=overture-local-secret-change-me",
+      );
+      expect(banner).toContain("emu-demo-studio-paid-0001");
+      const url = /base_url\s+(\S+)/.exec(banner)?.[1] ?? "";
+      expect((await fetch(`${url}/__emulator/state`)).status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+});
