@@ -7,7 +7,14 @@ import {
   errorFromResponse,
 } from "../errors/index.ts";
 
-/** Transport settings shared by every platform call. */
+/**
+ * Transport settings shared by every platform call (spec 4; spec 8 asks for timeouts).
+ *
+ * @example
+ * ```ts
+ * const http: HttpOptions = { fetch: fakeFetch, signal: controller.signal, timeoutMs: 10_000 };
+ * ```
+ */
 export interface HttpOptions {
   /** `fetch` to use; defaults to the global one. Inject a fake in tests. */
   fetch?: typeof fetch;
@@ -23,10 +30,26 @@ export interface HttpOptions {
   now?: () => number;
 }
 
-/** Default per-request timeout: long enough for a multipart submit, short enough to notice. */
+/**
+ * Default per-request timeout, 30 s: long enough for a multipart submit, short enough to notice
+ * (spec 8 asks for timeouts without giving one).
+ *
+ * @example
+ * ```ts
+ * createPlatformClient({ baseUrl, timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS * 2 });
+ * ```
+ */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
-/** One request to the platform and how to read its answer. */
+/**
+ * One request to the platform and how to read its answer (spec 4 endpoints, spec 2 bodies).
+ *
+ * @example
+ * ```ts
+ * const request: PlatformRequest<UserInfo> = { method: "GET", schema: userInfoSchema,
+ *   url: `${baseUrl}/api/open/v1/userinfo`, headers: { Authorization: `Bearer ${token}` } };
+ * ```
+ */
 export interface PlatformRequest<T> {
   method: "GET" | "POST";
   url: string;
@@ -44,7 +67,8 @@ export interface PlatformRequest<T> {
 
 /**
  * Reads `Retry-After` (delta-seconds or an HTTP date, RFC 9110 §10.2.3) as ms from `now`.
- * `undefined` when absent or unreadable; a date in the past gives 0.
+ * `undefined` when absent or unreadable; a date in the past gives 0. (Spec 8 shows no rate
+ * limits; the emulator's 429 carries `Retry-After`.)
  *
  * @example
  * ```ts
@@ -131,7 +155,8 @@ function parseBody(text: string): { value: unknown; json: boolean } {
 }
 
 /**
- * Sends one request and returns its validated body, or throws a `PlatformError`: an HTTP error
+ * Sends one request (spec 4) and returns its body validated against its spec 2 schema, or
+ * throws a `PlatformError` (spec 7): an HTTP error
  * by {@link errorFromResponse}, no response as `PLATFORM_NETWORK_ERROR` (with the fetch error as
  * `cause`), the caller's abort as `PLATFORM_ABORTED`, a 2xx body that is not JSON or fails the
  * schema as `PLATFORM_INVALID_RESPONSE`. No retries here (see `createPlatformClient`).

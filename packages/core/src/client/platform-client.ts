@@ -35,7 +35,16 @@ import {
   type WatchTaskOptions,
 } from "./watch.ts";
 
-/** Settings of {@link createPlatformClient}. */
+/**
+ * Settings of {@link createPlatformClient} (spec 4: `{base_url}` and `{api_url}`; spec 5
+ * credentials; spec 8 retries and polling).
+ *
+ * @example
+ * ```ts
+ * const options: PlatformClientOptions = { baseUrl: "http://127.0.0.1:4010",
+ *   clientId: "overture-local", clientSecret, retry: { retries: 2 } };
+ * ```
+ */
 export interface PlatformClientOptions {
   /** `{base_url}`: authorization page, token and open endpoints (`/oauth`, `/api/open`). */
   baseUrl: string;
@@ -63,7 +72,14 @@ export interface PlatformClientOptions {
   poll?: PollOptions;
 }
 
-/** Per-call options. */
+/**
+ * Per-call options of a {@link PlatformClient} method (spec 8: timeouts).
+ *
+ * @example
+ * ```ts
+ * await client.getTask(apiToken, taskId, { signal: controller.signal, timeoutMs: 5_000 });
+ * ```
+ */
 export interface CallOptions {
   signal?: AbortSignal;
   /** Per-request timeout of this call, over the client's. */
@@ -72,7 +88,15 @@ export interface CallOptions {
   retries?: number;
 }
 
-/** The client returned by {@link createPlatformClient}. */
+/**
+ * The client returned by {@link createPlatformClient}: one method per endpoint of spec 4, plus
+ * `waitForTask` / `watchTask` (spec 8 polling).
+ *
+ * @example
+ * ```ts
+ * const platform: PlatformClient = createPlatformClient({ baseUrl });
+ * ```
+ */
 export interface PlatformClient {
   exchangeCode(input: { code: string; redirectUri: string } & CallOptions): Promise<TokenResponse>;
   refreshGrant(input: { refreshToken: string } & CallOptions): Promise<TokenResponse>;

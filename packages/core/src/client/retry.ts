@@ -7,10 +7,25 @@ import {
   isPlatformError,
 } from "../errors/index.ts";
 
-/** `sleep(ms, signal)`: resolves after `ms`, rejects at once when `signal` aborts. */
+/**
+ * `sleep(ms, signal)`: resolves after `ms`, rejects at once when `signal` aborts. Injectable so
+ * tests of the spec 8 polling schedule run on a fake clock.
+ *
+ * @example
+ * ```ts
+ * const instant: Sleep = async () => {};
+ * ```
+ */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** Retry settings of idempotent requests (GETs and cancel). */
+/**
+ * Retry settings of idempotent requests, GETs and cancel (spec 8: exponential back-off).
+ *
+ * @example
+ * ```ts
+ * createPlatformClient({ baseUrl, retry: { retries: 5, baseDelayMs: 250 } });
+ * ```
+ */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 3. `0` disables retries. */
   retries?: number;
@@ -30,7 +45,14 @@ export interface RetryOptions {
   requestNeverSent?: (error: unknown) => boolean;
 }
 
-/** Retry settings with every default applied. */
+/**
+ * Retry settings with every default applied (spec 8: back-off; see {@link retryPolicy}).
+ *
+ * @example
+ * ```ts
+ * const policy: RetryPolicy = retryPolicy({ retries: 1 });
+ * ```
+ */
 export type RetryPolicy = Required<RetryOptions>;
 
 /** Node/undici error codes raised before any byte of the request was sent. */
@@ -57,7 +79,8 @@ function hasNeverSentCode(value: unknown, depth = 0): boolean {
  * host name did not resolve, or the connection was never established (Node's fetch reports
  * `ECONNREFUSED`, `ENOTFOUND`, `EAI_AGAIN` or `UND_ERR_CONNECT_TIMEOUT` in `cause.code` of its
  * `TypeError`). A timeout, a reset, any HTTP status or a browser's opaque `TypeError` is
- * ambiguous and gives `false`. DESIGN: "a POST submit is never retried blindly".
+ * ambiguous and gives `false`. DESIGN: "a POST submit is never retried blindly" (spec 4.6: a
+ * second submit is a second task).
  *
  * @example
  * ```ts
@@ -75,7 +98,7 @@ const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
 /**
  * Whether an idempotent request may be sent again after `error`: no response (network error,
  * per-request timeout), HTTP 500/502/503/504, or a 429 rate limit. Never after a 4xx, a quota
- * error, an abort or an invalid response.
+ * error (spec 8: wait for running tasks instead), an abort or an invalid response.
  *
  * @example
  * ```ts
@@ -89,7 +112,8 @@ export function isRetryable(error: unknown): boolean {
 
 /**
  * Applies the defaults to {@link RetryOptions}: 3 retries, 500 ms doubling to 8 s, `Retry-After`
- * up to 60 s, {@link requestNeverSent} for submits.
+ * up to 60 s, {@link requestNeverSent} for submits (spec 8: exponential back-off; the numbers are
+ * Overture's).
  *
  * @example
  * ```ts
@@ -123,7 +147,7 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
 
 /**
  * The default {@link Sleep}: a timer that ends at once, rejecting with the signal's reason, when
- * the signal aborts.
+ * the signal aborts (spec 8 polling waits with it).
  *
  * @example
  * ```ts
@@ -168,7 +192,15 @@ export async function abortableSleep(
   if (signal?.aborted) throw aborted();
 }
 
-/** What {@link withRetries} needs besides the attempt itself. */
+/**
+ * What {@link withRetries} needs besides the attempt itself (spec 8: back-off with jitter).
+ *
+ * @example
+ * ```ts
+ * const context: RetryContext = { policy: retryPolicy(), canRetry: isRetryable,
+ *   sleep: defaultSleep, random: Math.random };
+ * ```
+ */
 export interface RetryContext {
   policy: RetryPolicy;
   canRetry: (error: unknown) => boolean;
@@ -180,7 +212,7 @@ export interface RetryContext {
 /**
  * Runs `attempt` and, while `canRetry` allows and retries remain, runs it again after a back-off
  * (or the platform's `Retry-After`, when it is not longer than `maxRetryAfterMs`). An abort
- * during a back-off ends it at once with `PLATFORM_ABORTED`.
+ * during a back-off ends it at once with `PLATFORM_ABORTED` (spec 8: back-off).
  *
  * @example
  * ```ts

@@ -12,7 +12,14 @@ import {
 import { sendPlatformRequest, type HttpOptions } from "./http.ts";
 import { bearer, endpoint } from "./urls.ts";
 
-/** Settings of an asynchronous-task call (spec 4.6, 4.7). */
+/**
+ * Settings of an asynchronous-task call (spec 4.6, 4.7).
+ *
+ * @example
+ * ```ts
+ * const settings: TaskEndpointOptions = { apiUrl: "http://127.0.0.1:4010", apiToken: proxyToken };
+ * ```
+ */
 export interface TaskEndpointOptions extends HttpOptions {
   /** `{api_url}` of the platform. */
   apiUrl: string;
@@ -20,7 +27,14 @@ export interface TaskEndpointOptions extends HttpOptions {
   apiToken: string;
 }
 
-/** A task whose `task_id` is known: filled from the request when the body leaves it out. */
+/**
+ * A task (spec 2.6) whose `task_id` is known: filled from the request when the body leaves it out.
+ *
+ * @example
+ * ```ts
+ * const { task_id, status }: TaskWithId = await client.getTask(apiToken, taskId);
+ * ```
+ */
 export type TaskWithId = Task & { task_id: string };
 
 function checkTaskId(taskId: string): void {

@@ -1,6 +1,7 @@
 /**
  * `base` (with or without a trailing slash, possibly with a path prefix) joined with a path
- * template whose `{}` placeholders are filled, percent-encoded, from `segments`.
+ * template whose `{}` placeholders are filled, percent-encoded, from `segments`: the
+ * `{base_url}` and `{api_url}` addresses of spec 4.
  *
  * @example
  * ```ts

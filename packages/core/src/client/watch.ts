@@ -9,7 +9,16 @@ import { isRequestTimeout } from "./http.ts";
 import { abortableSleep, isRetryable, type Sleep } from "./retry.ts";
 import type { TaskWithId } from "./tasks.ts";
 
-/** Polling schedule of a wait (spec 8: 5 to 10 s, with timeouts and exponential back-off). */
+/**
+ * Polling schedule of a wait (spec 8: 5 to 10 s, with timeouts and exponential back-off).
+ * Defaults: 5 s, ×1.5 per unchanged poll up to 10 s, back to 5 s after a change, up to 20%
+ * jitter downwards (never below the first interval), doubling after failed polls up to 60 s.
+ *
+ * @example
+ * ```ts
+ * await client.waitForTask(token, taskId, { poll: { initialIntervalMs: 8_000 } });
+ * ```
+ */
 export interface PollOptions {
   /** First interval, and the interval after each change. Default 5,000 ms. */
   initialIntervalMs?: number;
@@ -23,7 +32,14 @@ export interface PollOptions {
   maxErrorIntervalMs?: number;
 }
 
-/** Options of `watchTask`. */
+/**
+ * Options of `watchTask` (spec 8 polling): one `AbortSignal` and one deadline for the whole wait.
+ *
+ * @example
+ * ```ts
+ * const options: WatchTaskOptions = { signal: controller.signal, timeoutMs: 15 * 60_000 };
+ * ```
+ */
 export interface WatchTaskOptions {
   /** Ends the wait at once, also during a sleep, with `PLATFORM_ABORTED`. */
   signal?: AbortSignal;
@@ -42,16 +58,39 @@ export interface WatchTaskOptions {
   onRetry?: (error: PlatformError, delayMs: number) => void;
 }
 
-/** Options of `waitForTask`. */
+/**
+ * Options of `waitForTask` (spec 8 polling).
+ *
+ * @example
+ * ```ts
+ * await client.waitForTask(token, taskId, { onChange: (task) => render(task.status) });
+ * ```
+ */
 export interface WaitForTaskOptions extends WatchTaskOptions {
   /** Called with the task on each status change, the first observation included. */
   onChange?: (task: TaskWithId) => void;
 }
 
-/** Default overall limit of a wait. */
+/**
+ * Default overall limit of a wait: 30 minutes (spec 8: tasks usually take 1 to 10).
+ *
+ * @example
+ * ```ts
+ * await client.waitForTask(token, taskId, { timeoutMs: DEFAULT_WAIT_TIMEOUT_MS / 2 });
+ * ```
+ */
 export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
 
-/** What a watch needs from the client. */
+/**
+ * What a watch needs from the client (spec 4.7 query, spec 8 polling); injected so the
+ * schedule is tested on a fake clock.
+ *
+ * @example
+ * ```ts
+ * const deps: WatchDependencies = { getTaskOnce: (o) => getTask({ apiUrl, apiToken, taskId, ...o }),
+ *   now: Date.now, sleep: defaultSleep, random: Math.random, requestTimeoutMs: 30_000 };
+ * ```
+ */
 export interface WatchDependencies {
   getTaskOnce: (options: { signal?: AbortSignal; timeoutMs?: number }) => Promise<TaskWithId>;
   now: () => number;
@@ -156,7 +195,7 @@ export async function* watchTaskWith(
 /**
  * Runs {@link watchTaskWith} to the end and returns the terminal task (`success`, `failure` or
  * `cancelled`: a failed task is returned, not thrown). The engine of
- * `createPlatformClient().waitForTask`.
+ * `createPlatformClient().waitForTask` (spec 8 polling).
  *
  * @example
  * ```ts

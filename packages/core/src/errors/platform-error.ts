@@ -1,6 +1,13 @@
 import type { PlatformErrorCode } from "./codes.ts";
 
-/** Details of a {@link PlatformError} besides its code and message. */
+/**
+ * Details of a {@link PlatformError} besides its code and message (spec 7).
+ *
+ * @example
+ * ```ts
+ * new PlatformError("PLATFORM_NOT_FOUND", "No such task", { status: 404, taskId: "t1" });
+ * ```
+ */
 export interface PlatformErrorOptions {
   /** HTTP status, when the platform answered. */
   status?: number;
@@ -52,8 +59,8 @@ export class PlatformError extends Error {
 }
 
 /**
- * Whether `error` is a {@link PlatformError}, optionally with one of the given codes. Also
- * recognises a PlatformError from another copy of this module (by `name` and `code`).
+ * Whether `error` is a {@link PlatformError}, optionally with one of the given codes (spec 7).
+ * Also recognises a PlatformError from another copy of this module (by `name` and `code`).
  *
  * @example
  * ```ts
@@ -75,7 +82,8 @@ export function isPlatformError(
 }
 
 /**
- * A copy of `error` that names `taskId`, for errors raised while working on one task.
+ * A copy of `error` that names `taskId`, for errors raised while working on one task (spec 4.7:
+ * task operations).
  *
  * @example
  * ```ts

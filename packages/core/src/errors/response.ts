@@ -12,7 +12,15 @@ import {
 } from "./codes.ts";
 import { PlatformError } from "./platform-error.ts";
 
-/** The error code and message an error body carries, when it carries them. */
+/**
+ * The error code and message an error body carries, when it carries them (spec 7: format not
+ * shown).
+ *
+ * @example
+ * ```ts
+ * const { code, message }: ErrorBodyReading = readErrorBody(await response.json());
+ * ```
+ */
 export interface ErrorBodyReading {
   code?: string;
   message?: string;
@@ -74,7 +82,14 @@ function withoutEmpty(reading: ErrorBodyReading): ErrorBodyReading {
   return result;
 }
 
-/** What {@link errorFromResponse} needs to know about a non-2xx response. */
+/**
+ * What {@link errorFromResponse} needs to know about a non-2xx response (spec 7).
+ *
+ * @example
+ * ```ts
+ * const response: ErrorResponse = { status: 429, body: { error: "quota_exceeded" } };
+ * ```
+ */
 export interface ErrorResponse {
   status: number;
   /** Parsed JSON body, or the text when it is not JSON. */

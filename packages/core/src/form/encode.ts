@@ -64,8 +64,14 @@ function isBlob(value: object): value is Blob {
 }
 
 /**
- * Form fields by name: any object, its own enumerable properties taken in order. Wider than
- * `Record<string, unknown>` so that an interface such as `MusicParams` passes without a cast.
+ * Form fields by name (spec 4.6): any object, its own enumerable properties taken in order.
+ * Wider than `Record<string, unknown>` so that an interface such as `MusicParams` passes
+ * without a cast.
+ *
+ * @example
+ * ```ts
+ * const params: FormParams = { model: "ACE-Step-v1-3.5B", duration: 60 };
+ * ```
  */
 export type FormParams = object;
 

@@ -18,11 +18,16 @@ export async function packagesReachedFrom(entry: URL): Promise<string[]> {
   for (let file = queue.pop(); file; file = queue.pop()) {
     if (seen.has(file.href)) continue;
     seen.add(file.href);
-    for (const match of fs.readFileSync(file, "utf8").matchAll(IMPORT)) {
+    for (const match of withoutComments(fs.readFileSync(file, "utf8")).matchAll(IMPORT)) {
       const specifier = match[1] ?? match[2] ?? "";
       if (specifier.startsWith(".")) queue.push(new URL(specifier, file));
       else packages.add(specifier);
     }
   }
   return [...packages].sort();
+}
+
+/** Source without block comments and whole-line comments: TSDoc examples import Node freely. */
+function withoutComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
 }

@@ -1,26 +1,105 @@
-/** The music model of the platform playground (spec 4.6 `model`). */
+/**
+ * The music model of the platform playground (spec 4.6 `model`).
+ *
+ * @example
+ * ```ts
+ * encodeForm({ model: MUSIC_MODEL, task: MUSIC_TASK, prompt });
+ * ```
+ */
 export const MUSIC_MODEL = "ACE-Step-v1-3.5B";
-/** The text-to-music task type of the spec's sample usage (spec 4.6 `task`). */
+/**
+ * The text-to-music task type of the spec's sample usage (spec 4.6 `task`).
+ *
+ * @example
+ * ```ts
+ * MUSIC_DEFAULTS.task === MUSIC_TASK; // true
+ * ```
+ */
 export const MUSIC_TASK = "text2music";
-/** Scheduler kinds of the playground (spec 4.6 `scheduler_type`; values not shown in the spec). */
+/**
+ * Scheduler kinds of the playground (spec 4.6 `scheduler_type`; values not shown in the spec).
+ *
+ * @example
+ * ```ts
+ * SCHEDULER_TYPES.map((value) => ({ value, label: value })); // select options
+ * ```
+ */
 export const SCHEDULER_TYPES = ["euler", "heun"] as const;
-/** Classifier-free guidance kinds of the playground (spec 4.6 `cfg_type`). */
+/**
+ * Classifier-free guidance kinds of the playground (spec 4.6 `cfg_type`).
+ *
+ * @example
+ * ```ts
+ * CFG_TYPES.includes("cfg_star"); // true
+ * ```
+ */
 export const CFG_TYPES = ["apg", "cfg", "cfg_star"] as const;
-/** LoRA adapters of the playground; `none` disables it (spec 4.6 `lora_name`). */
+/**
+ * LoRA adapters of the playground; `none` disables it (spec 4.6 `lora_name`).
+ *
+ * @example
+ * ```ts
+ * LORA_NAMES[0]; // "none"
+ * ```
+ */
 export const LORA_NAMES = ["none", "ACE-Step-v1-chinese-rap-LoRA"] as const;
-/** Longest prompt Overture sends, in characters (code points). Overture's choice. */
+/**
+ * Longest prompt Overture sends, in characters (code points). Overture's choice: spec 4.6 shows
+ * no limit.
+ *
+ * @example
+ * ```ts
+ * textarea.maxLength = MUSIC_PROMPT_MAX_LENGTH;
+ * ```
+ */
 export const MUSIC_PROMPT_MAX_LENGTH = 1_000;
-/** Longest lyrics Overture sends, in characters (code points). Overture's choice. */
+/**
+ * Longest lyrics Overture sends, in characters (code points). Overture's choice: spec 4.6 shows
+ * no limit.
+ *
+ * @example
+ * ```ts
+ * const tooLong = [...lyrics].length > MUSIC_LYRICS_MAX_LENGTH;
+ * ```
+ */
 export const MUSIC_LYRICS_MAX_LENGTH = 10_000;
 
-/** A scheduler kind. */
+/**
+ * A scheduler kind (spec 4.6 `scheduler_type`).
+ *
+ * @example
+ * ```ts
+ * const scheduler: SchedulerType = "heun";
+ * ```
+ */
 export type SchedulerType = (typeof SCHEDULER_TYPES)[number];
-/** A guidance kind. */
+/**
+ * A guidance kind (spec 4.6 `cfg_type`).
+ *
+ * @example
+ * ```ts
+ * const cfg: CfgType = "apg";
+ * ```
+ */
 export type CfgType = (typeof CFG_TYPES)[number];
-/** A LoRA adapter name. */
+/**
+ * A LoRA adapter name (spec 4.6 `lora_name`).
+ *
+ * @example
+ * ```ts
+ * const lora: LoraName = "ACE-Step-v1-chinese-rap-LoRA";
+ * ```
+ */
 export type LoraName = (typeof LORA_NAMES)[number];
 
-/** A complete, validated set of music-generation form fields (spec 4.6), in the spec's order. */
+/**
+ * A complete, validated set of music-generation form fields (spec 4.6), in the spec's order.
+ *
+ * @example
+ * ```ts
+ * const params: MusicParams = { ...MUSIC_DEFAULTS, prompt: "lofi", duration: 90 };
+ * ```
+ */
 export interface MusicParams {
   model: typeof MUSIC_MODEL;
   task: typeof MUSIC_TASK;
@@ -74,12 +153,25 @@ export const MUSIC_DEFAULTS = {
   use_erg_diffusion: true,
 } as const satisfies MusicParams;
 
-/** How a field is entered and checked. `integer` is a number that must be whole. */
+/**
+ * How a field is entered and checked (spec 4.6 gives each field's type). `integer` is a number
+ * that must be whole.
+ *
+ * @example
+ * ```ts
+ * const control = MUSIC_FIELDS.infer_steps.kind === "integer" ? "stepper" : "slider";
+ * ```
+ */
 export type MusicFieldKind = "number" | "integer" | "text" | "option" | "boolean";
 
 /**
- * Metadata of one music field, enough to render and check a form control. `step` is a UI hint
- * only; it is not enforced (only `integer` fields must be whole).
+ * Metadata of one music field (spec 4.6), enough to render and check a form control. `step` is
+ * a UI hint only; it is not enforced (only `integer` fields must be whole).
+ *
+ * @example
+ * ```ts
+ * const { min, max, step, default: initial }: MusicFieldSpec = MUSIC_FIELDS.guidance_scale;
+ * ```
  */
 export interface MusicFieldSpec {
   readonly kind: MusicFieldKind;

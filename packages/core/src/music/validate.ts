@@ -1,13 +1,27 @@
 import { MUSIC_FIELDS, type MusicFieldSpec, type MusicParams } from "./params.ts";
 
-/** Why a field was refused. Stable: a form maps it to a localised message. */
+/**
+ * Why a music field (spec 4.6) was refused. Stable: a form maps it to a localised message.
+ *
+ * @example
+ * ```ts
+ * const text: Record<MusicFieldErrorCode, string> = { required: "Required", type: "Invalid",
+ *   range: "Out of range", option: "Not an option", length: "Too long", unknown_field: "Unknown" };
+ * ```
+ */
 export type MusicFieldErrorCode =
   "required" | "type" | "range" | "option" | "length" | "unknown_field";
 
 /**
- * One refused field: `field` is the form field name (`""` when the input is not an object),
- * `message` is English; `min`/`max` come with `range` and `length` (`max` only), `options` with
- * `option`, so a form can build its own localised text.
+ * One refused music field (spec 4.6): `field` is the form field name (`""` when the input is not
+ * an object), `message` is English; `min`/`max` come with `range` and `length` (`max` only),
+ * `options` with `option`, so a form can build its own localised text.
+ *
+ * @example
+ * ```ts
+ * // { field: "duration", code: "range", message: "duration must be between 30 and 240.", min: 30, max: 240 }
+ * for (const error of result.errors) form.setError(error.field, error.message);
+ * ```
  */
 export interface MusicFieldError {
   field: string;
@@ -18,7 +32,14 @@ export interface MusicFieldError {
   options?: readonly string[];
 }
 
-/** Outcome of {@link validateMusicParams}. */
+/**
+ * Outcome of {@link validateMusicParams} (spec 4.6).
+ *
+ * @example
+ * ```ts
+ * const result: MusicValidation = validateMusicParams(formValues);
+ * ```
+ */
 export type MusicValidation =
   { ok: true; value: MusicParams } | { ok: false; errors: MusicFieldError[] };
 

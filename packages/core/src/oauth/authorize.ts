@@ -1,4 +1,12 @@
-/** Parameters of the authorization page (spec 4.1). */
+/**
+ * Parameters of the authorization page (spec 4.1).
+ *
+ * @example
+ * ```ts
+ * const options: AuthorizeUrlOptions = { baseUrl, clientId: "overture-local",
+ *   redirectUri: "http://127.0.0.1:8787/oauth/callback", scope: ["user_info"], state };
+ * ```
+ */
 export interface AuthorizeUrlOptions {
   /** `{base_url}` of the platform. */
   baseUrl: string;

@@ -9,7 +9,14 @@ import {
   type UserInfo,
 } from "../schemas/index.ts";
 
-/** Settings of an open-endpoint call (spec 4.3–4.5). */
+/**
+ * Settings of an open-endpoint call (spec 4.3–4.5).
+ *
+ * @example
+ * ```ts
+ * const settings: OpenEndpointOptions = { baseUrl: "http://127.0.0.1:4010", accessToken };
+ * ```
+ */
 export interface OpenEndpointOptions extends HttpOptions {
   /** `{base_url}` of the platform. */
   baseUrl: string;

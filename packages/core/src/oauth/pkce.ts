@@ -25,7 +25,8 @@ export function randomToken(bytes = 32): string {
 
 /**
  * Whether `verifier` is a valid RFC 7636 code verifier (43–128 unreserved characters), e.g. to
- * check what an extension posts before hashing it (DESIGN: sign-in).
+ * check what an extension posts before hashing it (DESIGN: sign-in). Spec 4.1 does not show
+ * PKCE; Overture uses it for its own extension hand-off.
  *
  * @example
  * ```ts
@@ -54,14 +55,23 @@ export async function pkceChallenge(verifier: string): Promise<string> {
   return base64url(new Uint8Array(digest));
 }
 
-/** A PKCE verifier and its S256 challenge. */
+/**
+ * A PKCE verifier and its S256 challenge (RFC 7636; spec 4.1 does not show PKCE).
+ *
+ * @example
+ * ```ts
+ * const pair: PkcePair = await createPkcePair();
+ * ```
+ */
 export interface PkcePair {
   verifier: string;
   challenge: string;
 }
 
 /**
- * A fresh PKCE pair: a 43-character random verifier and its S256 challenge (RFC 7636).
+ * A fresh PKCE pair: a 43-character random verifier and its S256 challenge (RFC 7636), for
+ * Overture's extension hand-off (spec 4.1 does not show PKCE; spec 5 rule 7 asks to bind the
+ * callback to its request).
  *
  * @example
  * ```ts

@@ -107,6 +107,18 @@ describe("refreshGrant (spec 4.2, 3.2)", () => {
     expect(fake.requests[0]?.headers.get("authorization")).toMatch(/^Basic /);
   });
 
+  it("sends the refresh credentials as form fields with clientAuth form", async () => {
+    const fake = createFakeFetch().reply(json(200, token));
+    await refreshGrant({ ...client, clientAuth: "form", fetch: fake.fetch, refreshToken: "rt-1" });
+    expect(fake.requests[0]?.headers.get("authorization")).toBeNull();
+    expect(await formOf(fake.requests[0])).toEqual({
+      grant_type: "refresh_token",
+      refresh_token: "rt-1",
+      client_id: "overture-local",
+      client_secret: "overture-local-secret-change-me",
+    });
+  });
+
   it("reports a refused refresh token as OAUTH_INVALID_GRANT", async () => {
     const fake = createFakeFetch().reply(json(400, { error: "invalid_grant" }));
     await expect(

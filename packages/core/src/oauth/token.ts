@@ -2,10 +2,24 @@ import { endpoint } from "../client/urls.ts";
 import { sendPlatformRequest, type HttpOptions } from "../client/http.ts";
 import { tokenResponseSchema, type TokenResponse } from "../schemas/index.ts";
 
-/** How the application authenticates at the token endpoint (spec 4.2). */
+/**
+ * How the application authenticates at the token endpoint (spec 4.2, 5 rule 1).
+ *
+ * @example
+ * ```ts
+ * const clientAuth: ClientAuth = "form"; // client_id and client_secret as form fields
+ * ```
+ */
 export type ClientAuth = "basic" | "form";
 
-/** Settings common to both grants of the token endpoint. */
+/**
+ * Settings common to both grants of the token endpoint (spec 4.2).
+ *
+ * @example
+ * ```ts
+ * const settings: TokenEndpointOptions = { baseUrl, clientId, clientSecret, clientAuth: "basic" };
+ * ```
+ */
 export interface TokenEndpointOptions extends HttpOptions {
   /** `{base_url}` of the platform. */
   baseUrl: string;

@@ -26,5 +26,12 @@ export const platformErrorBodySchema = z.looseObject({
   detail: z.unknown().optional(),
 });
 
-/** Parsed {@link platformErrorBodySchema}. */
+/**
+ * Parsed {@link platformErrorBodySchema} (spec 7: format not shown).
+ *
+ * @example
+ * ```ts
+ * const body: PlatformErrorBody = { error: "rate_limited", message: "Slow down" };
+ * ```
+ */
 export type PlatformErrorBody = z.infer<typeof platformErrorBodySchema>;

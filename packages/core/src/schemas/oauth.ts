@@ -23,12 +23,19 @@ export const tokenResponseSchema = z.looseObject({
   scope: z.string().optional(),
 });
 
-/** Parsed {@link tokenResponseSchema} (spec 2.2). */
+/**
+ * Parsed {@link tokenResponseSchema} (spec 2.2).
+ *
+ * @example
+ * ```ts
+ * const token: TokenResponse = await client.exchangeCode({ code, redirectUri });
+ * ```
+ */
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
 /**
  * Error body of the token endpoint as RFC 6749 §5.2 defines it: `{ error, error_description? }`.
- * The spec does not show the platform's token errors (spec 7); this is the standard shape.
+ * The spec does not show the platform's token errors (spec 7, 4.2); this is the standard shape.
  *
  * @example
  * ```ts
@@ -41,5 +48,12 @@ export const oauthErrorBodySchema = z.looseObject({
   error_uri: z.string().optional(),
 });
 
-/** Parsed {@link oauthErrorBodySchema}. */
+/**
+ * Parsed {@link oauthErrorBodySchema} (RFC 6749 §5.2; spec 7 does not show it).
+ *
+ * @example
+ * ```ts
+ * const body: OAuthErrorBody = { error: "invalid_grant", error_description: "code used" };
+ * ```
+ */
 export type OAuthErrorBody = z.infer<typeof oauthErrorBodySchema>;

@@ -21,10 +21,24 @@ export const userInfoSchema = z.looseObject({
   avatar_url: z.string().nullish(),
 });
 
-/** Parsed {@link userInfoSchema} (spec 2.3). */
+/**
+ * Parsed {@link userInfoSchema} (spec 2.3).
+ *
+ * @example
+ * ```ts
+ * const user: UserInfo = await client.getUserInfo(accessToken);
+ * ```
+ */
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
-/** Usage scenarios of an access token named by the spec (spec 2.4). Others are kept as strings. */
+/**
+ * Usage scenarios of an access token named by the spec (spec 2.4). Others are kept as strings.
+ *
+ * @example
+ * ```ts
+ * const known = (USAGE_SCENARIOS as readonly string[]).includes(token.usage_scenario);
+ * ```
+ */
 export const USAGE_SCENARIOS = ["paid", "trial"] as const;
 
 /**
@@ -42,7 +56,14 @@ export const accessTokenMetaSchema = z.looseObject({
   usage_scenario: z.string(),
 });
 
-/** Parsed {@link accessTokenMetaSchema} (spec 2.4). */
+/**
+ * Parsed {@link accessTokenMetaSchema} (spec 2.4).
+ *
+ * @example
+ * ```ts
+ * const tokens: AccessTokenMeta[] = await client.listAccessTokens(accessToken, "demo");
+ * ```
+ */
 export type AccessTokenMeta = z.infer<typeof accessTokenMetaSchema>;
 
 /**
@@ -70,5 +91,12 @@ export const accessTokenDetailSchema = accessTokenMetaSchema.extend({
   expires_in: secondsSchema,
 });
 
-/** Parsed {@link accessTokenDetailSchema} (spec 2.5). */
+/**
+ * Parsed {@link accessTokenDetailSchema} (spec 2.5).
+ *
+ * @example
+ * ```ts
+ * const detail: AccessTokenDetail = await client.getAccessTokenDetail(accessToken, "demo", 7);
+ * ```
+ */
 export type AccessTokenDetail = z.infer<typeof accessTokenDetailSchema>;

@@ -20,18 +20,34 @@ export const quotaSchema = z.union([
   numberish.transform((available) => ({ available })),
 ]);
 
-/** Parsed {@link quotaSchema}. */
+/**
+ * Parsed {@link quotaSchema} (spec 4.7, 8).
+ *
+ * @example
+ * ```ts
+ * const quota: Quota = await client.getAvailableQuota(apiToken);
+ * ```
+ */
 export type Quota = z.infer<typeof quotaSchema>;
 
-/** Quota read by {@link readQuota}; a field is `undefined` when the body does not say. */
+/**
+ * Quota read by {@link readQuota} (spec 8: concurrency quota); a field is `undefined` when the
+ * body does not say.
+ *
+ * @example
+ * ```ts
+ * const { available = 0 }: QuotaReading = readQuota(body);
+ * ```
+ */
 export interface QuotaReading {
   available?: number;
   maxConcurrency?: number;
 }
 
 /**
- * Reads the available concurrency quota from a quota body of any accepted shape (see
- * {@link quotaSchema}). Never throws: an unreadable body gives `{}` (unknown quota).
+ * Reads the available concurrency quota (spec 8: check it before submitting) from a quota body
+ * of any accepted shape (see {@link quotaSchema}). Never throws: an unreadable body gives `{}`
+ * (unknown quota).
  *
  * @example
  * ```ts

@@ -22,7 +22,14 @@ export const usageInfoSchema = z
   })
   .nullable();
 
-/** Parsed {@link usageInfoSchema} (spec 2.6). */
+/**
+ * Parsed {@link usageInfoSchema} (spec 2.6); `null` when the platform sends none.
+ *
+ * @example
+ * ```ts
+ * const seconds = (task.usage_info as UsageInfo | undefined)?.quantity;
+ * ```
+ */
 export type UsageInfo = z.infer<typeof usageInfoSchema>;
 
 /**
@@ -43,7 +50,14 @@ export const taskErrorSchema = z.union([
   }),
 ]);
 
-/** Parsed {@link taskErrorSchema}. */
+/**
+ * Parsed {@link taskErrorSchema} (spec 7: the error information of a failed task).
+ *
+ * @example
+ * ```ts
+ * const error: TaskError = { code: "nsfw", message: "Blocked" };
+ * ```
+ */
 export type TaskError = z.infer<typeof taskErrorSchema>;
 
 /**
@@ -60,7 +74,14 @@ export const taskOutputSchema = z.looseObject({
   error: taskErrorSchema.nullish(),
 });
 
-/** Parsed {@link taskOutputSchema} (spec 2.6). */
+/**
+ * Parsed {@link taskOutputSchema} (spec 2.6).
+ *
+ * @example
+ * ```ts
+ * const output: TaskOutput = { file_url: "https://cdn.example/song.mp3" };
+ * ```
+ */
 export type TaskOutput = z.infer<typeof taskOutputSchema>;
 
 /**
@@ -91,7 +112,14 @@ export const submitResponseSchema = z.looseObject({
   urls: taskUrlsSchema.optional(),
 });
 
-/** Parsed {@link submitResponseSchema} (spec 4.6). */
+/**
+ * Parsed {@link submitResponseSchema} (spec 4.6).
+ *
+ * @example
+ * ```ts
+ * const { task_id }: SubmitResponse = await client.submitMusicTask(apiToken, params);
+ * ```
+ */
 export type SubmitResponse = z.infer<typeof submitResponseSchema>;
 
 /** A millisecond timestamp, missing or `null` while it does not apply yet. */
@@ -121,7 +149,14 @@ export const taskSchema = z.looseObject({
   completed_at: timestampMs,
 });
 
-/** Parsed {@link taskSchema} (spec 2.6). */
+/**
+ * Parsed {@link taskSchema} (spec 2.6, 4.7).
+ *
+ * @example
+ * ```ts
+ * const task: Task = await client.getTask(apiToken, taskId);
+ * ```
+ */
 export type Task = z.infer<typeof taskSchema>;
 
 /**
@@ -141,7 +176,15 @@ export const callbackEventSchema = z.looseObject({
   usage_info: usageInfoSchema.optional(),
 });
 
-/** Parsed {@link callbackEventSchema} (spec 2.7). */
+/**
+ * Parsed {@link callbackEventSchema} (spec 2.7).
+ *
+ * @example
+ * ```ts
+ * const event: CallbackEvent = callbackEventSchema.parse(JSON.parse(rawBody));
+ * await store.once(event.event_id, () => apply(event));
+ * ```
+ */
 export type CallbackEvent = z.infer<typeof callbackEventSchema>;
 
 /**
@@ -158,7 +201,14 @@ export const cancelResponseSchema = z.looseObject({
   status: z.string().optional(),
 });
 
-/** Parsed {@link cancelResponseSchema}. */
+/**
+ * Parsed {@link cancelResponseSchema} (spec 4.7: body not shown).
+ *
+ * @example
+ * ```ts
+ * const answer: CancelResponse = await client.cancelTask(apiToken, taskId);
+ * ```
+ */
 export type CancelResponse = z.infer<typeof cancelResponseSchema>;
 
 function errorText(error: TaskError | null | undefined): string | undefined {
@@ -171,8 +221,9 @@ function errorText(error: TaskError | null | undefined): string | undefined {
 }
 
 /**
- * The human-readable error of a failed task: `output.error`, else the task's top-level `error`,
- * as a string (`"message (code)"` for the object form). `undefined` when the task carries none.
+ * The human-readable error of a failed task (spec 7: "the query endpoint returns error
+ * information"): `output.error`, else the task's top-level `error`, as a string
+ * (`"message (code)"` for the object form). `undefined` when the task carries none.
  *
  * @example
  * ```ts

@@ -5,6 +5,7 @@ import {
   isTaskStatus,
   isTerminalStatus,
   mergeStatus,
+  statusRank,
   type TaskStatus,
 } from "./index.ts";
 
@@ -29,6 +30,16 @@ describe("task statuses (spec 2.6)", () => {
 
   it("allows cancel only from waiting and in_progress (spec 3.1)", () => {
     expect(TASK_STATUSES.filter((s) => isCancellableStatus(s))).toEqual(["waiting", "in_progress"]);
+  });
+});
+
+describe("statusRank", () => {
+  it("ranks waiting 0, in_progress 1 and every terminal status 2", () => {
+    expect(TASK_STATUSES.map((s) => statusRank(s))).toEqual([0, 1, 2, 2, 2]);
+  });
+
+  it("gives an unknown status no rank", () => {
+    expect(statusRank("paused")).toBeUndefined();
   });
 });
 

@@ -8,10 +8,23 @@ import { decodeFormComponent } from "./form-decode.ts";
  *   (`+` → space, then percent-decoding as UTF-8), then sorted and joined decoded, unescaped.
  *
  * The two readings agree unless the query contains `%` or `+`.
+ *
+ * @example
+ * ```ts
+ * const reading: QueryReading = "form-decoded";
+ * canonicalQuery("q=a+b", { reading }); // "q=a b"
+ * ```
  */
 export type QueryReading = "raw" | "form-decoded";
 
-/** Options of {@link canonicalQuery}. */
+/**
+ * Options of {@link canonicalQuery} (spec 4.9, signed query string rules).
+ *
+ * @example
+ * ```ts
+ * const options: CanonicalQueryOptions = { reading: "raw" }; // the default
+ * ```
+ */
 export interface CanonicalQueryOptions {
   /** Reading of keys and values; default `"raw"`. */
   readonly reading?: QueryReading;
@@ -113,8 +126,9 @@ function isCanonicalAsGiven(q: string): boolean {
 
 /**
  * Compares two strings by Unicode code point (the order of their UTF-8 bytes), not by UTF-16 code
- * unit as `<` and `Array.prototype.sort` do, and never by locale. The two orders differ only when
- * a supplementary character (a surrogate pair) meets a character in U+E000–U+FFFF.
+ * unit as `<` and `Array.prototype.sort` do, and never by locale: the "ascending" of spec 4.9
+ * rules 2-3. The two orders differ only when a supplementary character (a surrogate pair) meets a
+ * character in U+E000–U+FFFF.
  *
  * @example
  * ```ts

@@ -43,10 +43,20 @@ export function isLowerHexSignature(text: string): boolean {
  * ```
  */
 export function isTimestamp13(text: string): boolean {
-  if (text.length !== 13) return false;
+  return parseTimestamp13(text) !== -1;
+}
+
+/**
+ * The value of a 13-ASCII-digit timestamp, or -1 when `text` has another shape. Checks and
+ * converts in one pass for the verification fast path (13 digits stay below 2^53, so exact).
+ */
+export function parseTimestamp13(text: string): number {
+  if (text.length !== 13) return -1;
+  let value = 0;
   for (let i = 0; i < 13; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
+    const digit = text.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
   }
-  return true;
+  return value;
 }

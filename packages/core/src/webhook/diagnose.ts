@@ -2,8 +2,8 @@ import { bodyVariants } from "./body-variants.ts";
 import { canonicalQuery, queryOf } from "./canonical-query.ts";
 import type { SignatureDiagnosis } from "./codes.ts";
 import { constantTimeEqual } from "./compare.ts";
-import type { HmacSha256Hex } from "./hmac.ts";
 import { signingText } from "./sign.ts";
+import type { HmacRequest, HmacSteps } from "./steps.ts";
 
 /** What {@link diagnoseMismatch} needs: the failed request and the caller's alternatives. */
 export interface MismatchContext {
@@ -14,22 +14,22 @@ export interface MismatchContext {
   readonly secrets: readonly string[];
   readonly formerSecrets: readonly string[];
   readonly alternateUrls: readonly (string | URL)[];
-  readonly hmac: HmacSha256Hex;
 }
 
 /**
  * Looks for the spec 7 cause of a signature mismatch by changing one thing at a time and checking
  * for a match: a former secret, a whitespace-trimmed secret, another body serialisation, an
  * unsorted query, another URL. At most one diagnosis per code. Messages name inputs by position
- * (`formerSecrets[0]`), never by value, and never contain a computed signature.
+ * (`formerSecrets[0]`), never by value, and never contain a computed signature. A generator of
+ * HMAC requests (see `steps.ts`), so the sync and async verifiers share it.
  */
-export async function diagnoseMismatch(ctx: MismatchContext): Promise<SignatureDiagnosis[]> {
+export function* diagnoseMismatch(ctx: MismatchContext): HmacSteps<SignatureDiagnosis[]> {
   const found: SignatureDiagnosis[] = [];
   const readings = readingsOf(ctx.query);
   const matches = (secrets: readonly string[], canonicals: readonly string[], body = ctx.body) =>
     firstMatch(ctx, secrets, canonicals, body);
 
-  const former = await matches(ctx.formerSecrets, readings);
+  const former = yield* matches(ctx.formerSecrets, readings);
   if (former !== -1) {
     found.push({
       code: "FORMER_SECRET_MATCHES",
@@ -40,7 +40,7 @@ export async function diagnoseMismatch(ctx: MismatchContext): Promise<SignatureD
   for (const [i, secret] of ctx.secrets.entries()) {
     const trimmed = secret.trim();
     if (trimmed === secret || trimmed === "") continue;
-    if ((await matches([trimmed], readings)) !== -1) {
+    if ((yield* matches([trimmed], readings)) !== -1) {
       found.push({
         code: "SECRET_WHITESPACE",
         message: `secrets[${i}] has surrounding whitespace and the trimmed secret matches: remove the whitespace from the stored secret`,
@@ -50,7 +50,7 @@ export async function diagnoseMismatch(ctx: MismatchContext): Promise<SignatureD
   }
 
   for (const variant of bodyVariants(ctx.body)) {
-    if ((await matches(ctx.secrets, readings, variant.text)) !== -1) {
+    if ((yield* matches(ctx.secrets, readings, variant.text)) !== -1) {
       found.push({
         code: "BODY_RESERIALISED",
         message: `the signature matches the body ${variant.how}: verify the raw request body text, not a parsed or re-serialised one (spec 4.9 step 3)`,
@@ -60,7 +60,7 @@ export async function diagnoseMismatch(ctx: MismatchContext): Promise<SignatureD
   }
 
   for (const [how, canonical] of misorderedQueries(ctx.query, readings)) {
-    if ((await matches(ctx.secrets, [canonical])) !== -1) {
+    if ((yield* matches(ctx.secrets, [canonical])) !== -1) {
       found.push({
         code: "QUERY_UNSORTED_MATCHES",
         message: `the signature matches the query ${how}: the signer did not sort the query by code point, key then value (spec 4.9 rules 2-3)`,
@@ -69,23 +69,23 @@ export async function diagnoseMismatch(ctx: MismatchContext): Promise<SignatureD
     }
   }
 
-  const urls = await urlMismatch(ctx, readings, matches);
+  const urls = yield* urlMismatch(ctx, readings, matches);
   if (urls) found.push({ code: "URL_MISMATCH", message: urls });
   return found;
 }
 
-async function urlMismatch(
+function* urlMismatch(
   ctx: MismatchContext,
   readings: readonly string[],
-  matches: (secrets: readonly string[], canonicals: readonly string[]) => Promise<number>,
-): Promise<string | undefined> {
+  matches: (secrets: readonly string[], canonicals: readonly string[]) => HmacSteps<number>,
+): HmacSteps<string | undefined> {
   for (const [i, url] of ctx.alternateUrls.entries()) {
     const alternate = readingsOf(queryOf(url)).filter((c) => !readings.includes(c));
-    if (alternate.length > 0 && (await matches(ctx.secrets, alternate)) !== -1) {
+    if (alternate.length > 0 && (yield* matches(ctx.secrets, alternate)) !== -1) {
       return `the signature matches alternateUrls[${i}]: verify with the URL the platform called, before any proxy rewrote it (spec 4.8)`;
     }
   }
-  if (ctx.query !== "" && !readings.includes("") && (await matches(ctx.secrets, [""])) !== -1) {
+  if (ctx.query !== "" && !readings.includes("") && (yield* matches(ctx.secrets, [""])) !== -1) {
     return "the signature matches the URL without its query: the platform called a URL without this query (spec 4.9 rule 6)";
   }
   return undefined;
@@ -113,17 +113,18 @@ function misorderedQueries(query: string, readings: readonly string[]): [string,
   );
 }
 
-async function firstMatch(
+function* firstMatch(
   ctx: MismatchContext,
   secrets: readonly string[],
   canonicals: readonly string[],
   body: string,
-): Promise<number> {
+): HmacSteps<number> {
   for (const canonical of canonicals) {
     const text = signingText(ctx.timestamp, canonical, body);
     for (const [i, secret] of secrets.entries()) {
       if (secret === "") continue;
-      if (constantTimeEqual(await ctx.hmac(secret, text), ctx.signature)) return i;
+      const request: HmacRequest = [secret, text];
+      if (constantTimeEqual(yield request, ctx.signature)) return i;
     }
   }
   return -1;

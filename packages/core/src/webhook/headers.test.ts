@@ -45,10 +45,24 @@ describe("signature and timestamp shapes (spec 4.8)", () => {
   });
 });
 
-describe("constantTimeEqual", () => {
+describe("constantTimeEqual (spec 4.9 step 6)", () => {
   it("is true only for equal strings", () => {
     expect(constantTimeEqual("abc", "abc")).toBe(true);
     expect(constantTimeEqual("abc", "abd")).toBe(false);
     expect(constantTimeEqual("abc", "ab")).toBe(false);
+  });
+
+  it("reads every character even when the first one differs: no early exit", () => {
+    const reads: number[] = [];
+    const spy = (text: string) =>
+      ({
+        length: text.length,
+        charCodeAt: (i: number) => {
+          reads.push(i);
+          return text.charCodeAt(i);
+        },
+      }) as unknown as string;
+    expect(constantTimeEqual(spy("x".repeat(64)), "y".repeat(64))).toBe(false);
+    expect(reads).toEqual(Array.from({ length: 64 }, (_, i) => i));
   });
 });

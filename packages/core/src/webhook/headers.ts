@@ -1,10 +1,32 @@
-/** Name of the header carrying the 13-digit millisecond signing time (spec 4.8). */
+/**
+ * Name of the header carrying the 13-digit millisecond signing time (spec 4.8).
+ *
+ * @example
+ * ```ts
+ * request.headers.get(SIGN_TIMESTAMP_HEADER); // "1767225600000"
+ * ```
+ */
 export const SIGN_TIMESTAMP_HEADER = "X-Sign-Timestamp";
 
-/** Name of the header carrying the lowercase hex HMAC-SHA256 signature (spec 4.8). */
+/**
+ * Name of the header carrying the lowercase hex HMAC-SHA256 signature (spec 4.8).
+ *
+ * @example
+ * ```ts
+ * request.headers.get(SIGNATURE_HEADER); // 64 lowercase hex characters
+ * ```
+ */
 export const SIGNATURE_HEADER = "X-Signature";
 
-/** The two headers the platform adds to a webhook delivery (spec 4.8). */
+/**
+ * The two headers the platform adds to a webhook delivery (spec 4.8), as `signWebhook` returns.
+ *
+ * @example
+ * ```ts
+ * const headers: WebhookSignatureHeaders = await signWebhook({ secret, url, body });
+ * await fetch(url, { method: "POST", body, headers: { ...headers, "Content-Type": "application/json" } });
+ * ```
+ */
 export interface WebhookSignatureHeaders {
   /** 13-digit millisecond timestamp. */
   readonly "X-Sign-Timestamp": string;
@@ -13,9 +35,16 @@ export interface WebhookSignatureHeaders {
 }
 
 /**
- * Request headers as a Fetch `Headers` or a plain record such as Node's `req.headers`. Names are
- * matched case-insensitively either way; an array value (a repeated header) is joined with `", "`
- * as `Headers` would do. The result of `signWebhook` is accepted as is.
+ * Request headers as a Fetch `Headers` or a plain record such as Node's `req.headers` (the
+ * headers of spec 4.8). Names are matched case-insensitively either way; an array value (a
+ * repeated header) is joined with `", "` as `Headers` would do. The result of `signWebhook` is
+ * accepted as is. A record with lowercase names is read fastest.
+ *
+ * @example
+ * ```ts
+ * const fromHono: WebhookHeaders = c.req.raw.headers;
+ * const fromNode: WebhookHeaders = req.headers; // IncomingHttpHeaders
+ * ```
  */
 export type WebhookHeaders = Headers | HeaderRecord | WebhookSignatureHeaders;
 
@@ -23,7 +52,8 @@ type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefin
 
 /**
  * Reads one header by name, case-insensitively, trimming surrounding spaces and tabs as `Headers`
- * does, so a record and a `Headers` give the same answer. `undefined` when absent.
+ * does, so a record and a `Headers` give the same answer. `undefined` when absent. Spec 4.9
+ * step 1 reads `X-Sign-Timestamp` this way.
  *
  * @example
  * ```ts
@@ -41,9 +71,13 @@ export function readHeaderNamed(
   name: string,
   lower: string,
 ): string | undefined {
-  if (isHeaders(headers)) return headers.get(lower) ?? undefined;
   // WebhookSignatureHeaders is a record too; TypeScript only lacks its index signature.
   const record = headers as HeaderRecord;
+  // Fast path: Node's `req.headers` has lowercase names and trimmed values. A `Headers` object
+  // has no such own property, so it falls through to `get`.
+  const direct = record[lower];
+  if (typeof direct === "string" && !hasOuterWhitespace(direct)) return direct;
+  if (isHeaders(headers)) return headers.get(lower) ?? undefined;
   // Node lowercases names, so the exact lookups answer almost every call without a scan.
   let value = record[lower] ?? record[name];
   if (value === undefined) {
@@ -63,10 +97,12 @@ function isHeaders(headers: WebhookHeaders): headers is Headers {
   return typeof (headers as { get?: unknown }).get === "function";
 }
 
-function trimHttpWhitespace(value: string): string {
+function hasOuterWhitespace(value: string): boolean {
   const first = value.charCodeAt(0);
   const last = value.charCodeAt(value.length - 1);
-  return first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09
-    ? value.replace(/^[ \t]+|[ \t]+$/g, "")
-    : value;
+  return first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09;
+}
+
+function trimHttpWhitespace(value: string): string {
+  return hasOuterWhitespace(value) ? value.replace(/^[ \t]+|[ \t]+$/g, "") : value;
 }

@@ -19,13 +19,21 @@ export type { SignatureDiagnosis, SignatureDiagnosisCode, WebhookFailureCode } f
 export { constantTimeEqual, isLowerHexSignature, isTimestamp13 } from "./compare.ts";
 export { SIGNATURE_HEADER, SIGN_TIMESTAMP_HEADER, readHeader } from "./headers.ts";
 export type { WebhookHeaders, WebhookSignatureHeaders } from "./headers.ts";
-export { createWebCryptoHmac, toHex, webCryptoHmacSha256Hex } from "./hmac.ts";
-export type { HmacSha256Hex, WebCryptoHmacOptions } from "./hmac.ts";
+export { createWebCryptoHmac, hmacSha256HexFrom, toHex, webCryptoHmacSha256Hex } from "./hmac.ts";
+export type {
+  CreateHmac,
+  HmacSha256Hex,
+  HmacSha256HexSync,
+  HmacStream,
+  WebCryptoHmacOptions,
+} from "./hmac.ts";
 export { signWebhook, signingText } from "./sign.ts";
 export type { SignWebhookInput } from "./sign.ts";
-export { DEFAULT_WEBHOOK_TOLERANCE_MS, verifyWebhook } from "./verify.ts";
+export { DEFAULT_WEBHOOK_TOLERANCE_MS, verifyWebhook, verifyWebhookSync } from "./verify.ts";
 export type {
   VerifyWebhookInput,
+  VerifyWebhookOptions,
+  VerifyWebhookSyncInput,
   WebhookRejected,
   WebhookVerification,
   WebhookVerified,

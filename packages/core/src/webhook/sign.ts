@@ -2,7 +2,14 @@ import { canonicalQuery, queryOf, type QueryReading } from "./canonical-query.ts
 import type { WebhookSignatureHeaders } from "./headers.ts";
 import { webCryptoHmacSha256Hex, type HmacSha256Hex } from "./hmac.ts";
 
-/** Input of {@link signWebhook}. */
+/**
+ * Input of {@link signWebhook} (spec 4.8, 4.9).
+ *
+ * @example
+ * ```ts
+ * const input: SignWebhookInput = { secret, url: "https://r.example/hook?b=2&a=1", body: "{}" };
+ * ```
+ */
 export interface SignWebhookInput {
   /** The account's webhook secret (spec 2.8). Must not be empty. */
   readonly secret: string;

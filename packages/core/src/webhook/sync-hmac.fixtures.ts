@@ -83,3 +83,35 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(b, a.length);
   return out;
 }
+
+const decoder = new TextDecoder();
+
+/** One `createHmac` call recorded by {@link recordingCreateHmac}. */
+export interface CreateHmacCall {
+  readonly algorithm: string;
+  readonly key: Uint8Array;
+  readonly updates: string[];
+}
+
+/**
+ * A `node:crypto`-style `createHmac` on {@link syncHmacSha256Hex} that records its calls: the
+ * key it was given and each `update`, to check how core feeds an incremental HMAC.
+ */
+export function recordingCreateHmac() {
+  const calls: CreateHmacCall[] = [];
+  const createHmac = (algorithm: "sha256", key: Uint8Array) => {
+    const call: CreateHmacCall = { algorithm, key, updates: [] };
+    calls.push(call);
+    const stream = {
+      update(data: string) {
+        call.updates.push(data);
+        return stream;
+      },
+      digest(_encoding: "hex") {
+        return syncHmacSha256Hex(decoder.decode(key), call.updates.join(""));
+      },
+    };
+    return stream;
+  };
+  return { createHmac, calls };
+}

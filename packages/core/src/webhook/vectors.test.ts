@@ -6,10 +6,12 @@ import {
   signWebhook,
   signingText,
   verifyWebhook,
+  verifyWebhookSync,
   type QueryReading,
   type WebhookFailureCode,
+  type WebhookVerification,
 } from "./index.ts";
-import { syncHmacSha256Hex } from "./sync-hmac.fixtures.ts";
+import { recordingCreateHmac, syncHmacSha256Hex } from "./sync-hmac.fixtures.ts";
 
 /** One case of test-vectors/webhook-signatures.json (format: test-vectors/README.md). */
 interface VectorCase {
@@ -51,6 +53,21 @@ function inputOf(vector: VectorCase) {
 const signedTimestamp = (vector: VectorCase): string =>
   (vector.expected.signing_text ?? "").slice(0, 13);
 
+function expectOutcome(vector: VectorCase, result: WebhookVerification): void {
+  const { expected } = vector;
+  if (expected.ok) {
+    expect(result).toEqual({
+      ok: true,
+      timestamp: Number(signedTimestamp(vector)),
+      secretIndex: expected.secret_index,
+      reading: expected.reading,
+    });
+  } else {
+    expect(result).toMatchObject({ ok: false, code: expected.code });
+    if (expected.skew_ms !== undefined) expect(result).toMatchObject({ skewMs: expected.skew_ms });
+  }
+}
+
 describe("published test vectors (test-vectors/webhook-signatures.json)", () => {
   it("has at least 30 cases with unique ids", () => {
     expect(cases.length).toBeGreaterThanOrEqual(30);
@@ -66,25 +83,17 @@ describe("published test vectors (test-vectors/webhook-signatures.json)", () => 
   });
 
   it.each(cases)("$id: verifyWebhook outcome", async (vector) => {
-    const result = await verifyWebhook(inputOf(vector));
-    const { expected } = vector;
-    if (expected.ok) {
-      expect(result).toEqual({
-        ok: true,
-        timestamp: Number(signedTimestamp(vector)),
-        secretIndex: expected.secret_index,
-        reading: expected.reading,
-      });
-    } else {
-      expect(result).toMatchObject({ ok: false, code: expected.code });
-      if (expected.skew_ms !== undefined)
-        expect(result).toMatchObject({ skewMs: expected.skew_ms });
-    }
+    expectOutcome(vector, await verifyWebhook(inputOf(vector)));
   });
 
   it.each(cases)("$id: verifyWebhook outcome with a synchronous hmac", async (vector) => {
-    const result = await verifyWebhook({ ...inputOf(vector), hmac: syncHmacSha256Hex });
-    expect(result.ok).toBe(vector.expected.ok);
+    expectOutcome(vector, await verifyWebhook({ ...inputOf(vector), hmac: syncHmacSha256Hex }));
+  });
+
+  it.each(cases)("$id: verifyWebhookSync outcome, with hmac and with createHmac", (vector) => {
+    expectOutcome(vector, verifyWebhookSync({ ...inputOf(vector), hmac: syncHmacSha256Hex }));
+    const { createHmac } = recordingCreateHmac();
+    expectOutcome(vector, verifyWebhookSync({ ...inputOf(vector), createHmac }));
   });
 
   it.each(cases.filter((v) => v.expected.signature !== undefined))(

@@ -1,35 +1,43 @@
-import { canonicalQuery, queryOf, type QueryReading } from "./canonical-query.ts";
+import type { QueryReading } from "./canonical-query.ts";
+import type { SignatureDiagnosis, WebhookFailureCode } from "./codes.ts";
+import type { WebhookHeaders } from "./headers.ts";
+import { constantTimeEqual } from "./compare.ts";
 import {
-  WEBHOOK_MALFORMED_TIMESTAMP,
-  WEBHOOK_MISSING_HEADER,
-  WEBHOOK_SIGNATURE_MISMATCH,
-  WEBHOOK_TIMESTAMP_OUT_OF_RANGE,
-  type SignatureDiagnosis,
-  type WebhookFailureCode,
-} from "./codes.ts";
-import { constantTimeEqual, isLowerHexSignature, isTimestamp13 } from "./compare.ts";
-import { diagnoseMismatch } from "./diagnose.ts";
+  hmacSha256HexFrom,
+  secretBytes,
+  webCryptoHmacSha256Hex,
+  type CreateHmac,
+  type HmacSha256Hex,
+  type HmacSha256HexSync,
+} from "./hmac.ts";
+import { runMaybeAsync, runSync, syncMac } from "./steps.ts";
 import {
-  SIGNATURE_HEADER,
-  SIGN_TIMESTAMP_HEADER,
-  readHeaderNamed,
-  type WebhookHeaders,
-} from "./headers.ts";
-import { webCryptoHmacSha256Hex, type HmacSha256Hex } from "./hmac.ts";
-import { assertSecret, signingText } from "./sign.ts";
-import { describeSignatureShape, describeTimestamp, mismatchMessage } from "./messages.ts";
+  afterFirstMismatch,
+  firstSecret,
+  prepareVerification,
+  rawSigningText,
+  verified,
+  type PreparedVerification,
+} from "./verify-steps.ts";
+
+export { DEFAULT_WEBHOOK_TOLERANCE_MS } from "./verify-steps.ts";
 
 /**
- * Default accepted distance between `X-Sign-Timestamp` and now: 5 minutes, in both directions
- * (spec 5.7 recommends checking the age; the window is the receiver's choice, spec 8).
+ * What {@link verifyWebhook} and {@link verifyWebhookSync} both take: the request as received
+ * and the receiver's settings (spec 4.9, 5.7), everything but the HMAC implementation.
+ *
+ * @example
+ * ```ts
+ * const options: VerifyWebhookOptions = {
+ *   body: rawBody, url: "https://overture.example/webhooks/platform?k=abc",
+ *   headers: req.headers, secrets: [currentSecret], formerSecrets: [previousSecret],
+ * };
+ * ```
  */
-export const DEFAULT_WEBHOOK_TOLERANCE_MS = 300_000;
-
-/** Input of {@link verifyWebhook}. */
-export interface VerifyWebhookInput {
+export interface VerifyWebhookOptions {
   /** The raw request body text, exactly as received, never parsed (spec 4.9 step 3). */
   readonly body: string;
-  /** The URL the platform called; its query is signed as given (see {@link queryOf}). A Fetch
+  /** The URL the platform called; its query is signed as given (see `queryOf`). A Fetch
    * `request.url` has been through the URL parser, which percent-encodes spaces, quotes and
    * non-ASCII in the query; that equals what was sent whenever the request line was valid. */
   readonly url: string | URL;
@@ -47,14 +55,60 @@ export interface VerifyWebhookInput {
   /** Accepted |timestamp − now| in ms, inclusive; default {@link DEFAULT_WEBHOOK_TOLERANCE_MS}.
    * `Infinity` turns the replay check off, which spec 5.7 advises against. */
   readonly toleranceMs?: number;
-  /** HMAC implementation; default {@link webCryptoHmacSha256Hex}. */
-  readonly hmac?: HmacSha256Hex;
   /** Look for the cause of a mismatch (default `true`). It costs up to a few dozen HMACs per
    * failed request; turn it off where forged requests are frequent. */
   readonly diagnose?: boolean;
 }
 
-/** A verified delivery. */
+/**
+ * Input of {@link verifyWebhook}: {@link VerifyWebhookOptions} and an optional HMAC (spec 4.9).
+ *
+ * @example
+ * ```ts
+ * const input: VerifyWebhookInput = { body, url, headers, secrets: secret }; // WebCrypto HMAC
+ * ```
+ */
+export interface VerifyWebhookInput extends VerifyWebhookOptions {
+  /** HMAC implementation, synchronous or not; default {@link webCryptoHmacSha256Hex}. */
+  readonly hmac?: HmacSha256Hex;
+}
+
+/**
+ * Input of {@link verifyWebhookSync}: {@link VerifyWebhookOptions} and one synchronous HMAC,
+ * either `hmac`, a `(secret, message) => hex` function, or `createHmac`, `node:crypto`'s (or one
+ * shaped like it), the fastest: it is fed the body without copying it into the signing text
+ * (spec 4.9 steps 4-5).
+ *
+ * @example
+ * ```ts
+ * import { createHmac } from "node:crypto";
+ * const fastest: VerifyWebhookSyncInput = { body, url, headers, secrets: secret, createHmac };
+ * const plain: VerifyWebhookSyncInput = { body, url, headers, secrets: secret,
+ *   hmac: (s, m) => createHmac("sha256", s).update(m).digest("hex") };
+ * ```
+ */
+export type VerifyWebhookSyncInput = VerifyWebhookOptions &
+  (
+    | {
+        /** Synchronous HMAC of the whole signing text. */
+        readonly hmac: HmacSha256HexSync;
+        readonly createHmac?: undefined;
+      }
+    | {
+        /** An incremental HMAC constructor such as `node:crypto`'s `createHmac`. */
+        readonly createHmac: CreateHmac;
+        readonly hmac?: undefined;
+      }
+  );
+
+/**
+ * A verified delivery (spec 4.9 step 6: the signature matched).
+ *
+ * @example
+ * ```ts
+ * if (result.ok) log.info({ signedAt: result.timestamp, secret: result.secretIndex });
+ * ```
+ */
 export interface WebhookVerified {
   readonly ok: true;
   /** The signed `X-Sign-Timestamp`, in ms since the epoch. */
@@ -65,7 +119,15 @@ export interface WebhookVerified {
   readonly reading: QueryReading;
 }
 
-/** A delivery that failed verification; answer it with 401 and do not process it. */
+/**
+ * A delivery that failed verification (spec 4.9, 5.7, 7); answer it with 401 and do not
+ * process it.
+ *
+ * @example
+ * ```ts
+ * if (!result.ok) return c.json({ error: result.code, message: result.message }, 401);
+ * ```
+ */
 export interface WebhookRejected {
   readonly ok: false;
   readonly code: WebhookFailureCode;
@@ -79,7 +141,15 @@ export interface WebhookRejected {
   readonly diagnoses?: readonly SignatureDiagnosis[];
 }
 
-/** Outcome of {@link verifyWebhook}. */
+/**
+ * Outcome of {@link verifyWebhook} and {@link verifyWebhookSync} (spec 4.9).
+ *
+ * @example
+ * ```ts
+ * const result: WebhookVerification = await verifyWebhook(input);
+ * const status = result.ok ? 204 : 401;
+ * ```
+ */
 export type WebhookVerification = WebhookVerified | WebhookRejected;
 
 /**
@@ -88,8 +158,13 @@ export type WebhookVerification = WebhookVerified | WebhookRejected;
  * secret, compared in constant time. The raw query reading is tried first (one HMAC in the common
  * case); the form-decoded reading is tried only when the query contains `%` or `+`. `X-Signature`
  * must be 64 lowercase hex characters: uppercase hex is rejected, as spec 4.8 says lowercase.
+ * On a mismatch, `diagnoses` names the spec 7 cause when one can be confirmed.
  *
- * @throws TypeError when no secret is given or one is empty; RangeError for a negative tolerance.
+ * Runs synchronously for as long as `hmac` answers synchronously, so injecting `node:crypto`
+ * costs no `await` per HMAC; {@link verifyWebhookSync} also drops the one promise left.
+ *
+ * @returns a promise of the outcome; it rejects with a TypeError when no secret is given or one
+ *   is empty, and with a RangeError for a negative tolerance (configuration errors, not requests).
  *
  * @example
  * ```ts
@@ -98,83 +173,66 @@ export type WebhookVerification = WebhookVerified | WebhookRejected;
  * if (!result.ok) return c.json({ error: result.code, message: result.message }, 401);
  * ```
  */
-export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookVerification> {
-  const { body } = input;
-  const secrets = typeof input.secrets === "string" ? [input.secrets] : input.secrets;
-  if (secrets.length === 0) throw new TypeError("verifyWebhook needs at least one secret");
-  for (const secret of secrets) assertSecret(secret);
-  const tolerance = input.toleranceMs ?? DEFAULT_WEBHOOK_TOLERANCE_MS;
-  if (!(tolerance >= 0)) throw new RangeError(`toleranceMs must be >= 0, got ${tolerance}`);
-
-  const timestamp = readHeaderNamed(input.headers, SIGN_TIMESTAMP_HEADER, "x-sign-timestamp");
-  const signature = readHeaderNamed(input.headers, SIGNATURE_HEADER, "x-signature");
-  if (!timestamp || !signature) return missingHeaders(!timestamp, !signature);
-  if (!isTimestamp13(timestamp)) {
-    return reject(WEBHOOK_MALFORMED_TIMESTAMP, describeTimestamp(timestamp));
-  }
-  const time = Number(timestamp);
-  const skewMs = time - (input.now ?? Date.now)();
-  if (skewMs > tolerance || skewMs < -tolerance) {
-    const when = skewMs < 0 ? "old" : "in the future";
-    const message = `${SIGN_TIMESTAMP_HEADER} is ${Math.abs(skewMs)} ms ${when}, beyond the tolerance of ${tolerance} ms (spec 5.7)`;
-    return reject(WEBHOOK_TIMESTAMP_OUT_OF_RANGE, message, { skewMs });
-  }
-  // The hot path: one canonical query, one signing text, one HMAC per secret, inline (no helper
-  // coroutine), awaiting only an asynchronous hmac. The X-Signature shape is checked after a
-  // mismatch: a computed signature is lowercase hex, so only a well-formed header can equal it.
-  const hmac = input.hmac ?? webCryptoHmacSha256Hex;
-  const query = queryOf(input.url);
-  const raw = canonicalQuery(query);
-  let canonical = raw;
-  let reading: QueryReading = "raw";
-  for (;;) {
-    const text = signingText(timestamp, canonical, body);
-    for (let i = 0; i < secrets.length; i++) {
-      const result = hmac(secrets[i] ?? "", text);
-      const computed = typeof result === "string" ? result : await result;
-      if (constantTimeEqual(computed, signature)) {
-        return { ok: true, timestamp: time, secretIndex: i, reading };
-      }
-    }
-    if (reading !== "raw" || !(query.includes("%") || query.includes("+"))) break;
-    canonical = canonicalQuery(query, { reading: "form-decoded" });
-    if (canonical === raw) break;
-    reading = "form-decoded";
-  }
-
-  if (!isLowerHexSignature(signature)) {
-    return reject(WEBHOOK_SIGNATURE_MISMATCH, describeSignatureShape(signature));
-  }
-  const diagnoses =
-    input.diagnose === false
-      ? []
-      : await diagnoseMismatch({
-          timestamp,
-          signature,
-          body,
-          query,
-          secrets,
-          formerSecrets: input.formerSecrets ?? [],
-          alternateUrls: input.alternateUrls ?? [],
-          hmac,
-        });
-  const message = mismatchMessage(secrets.length, diagnoses);
-  return reject(WEBHOOK_SIGNATURE_MISMATCH, message, diagnoses.length > 0 ? { diagnoses } : {});
-}
-
-function missingHeaders(timestamp: boolean, signature: boolean): WebhookRejected {
-  const names = [timestamp ? SIGN_TIMESTAMP_HEADER : "", signature ? SIGNATURE_HEADER : ""];
-  const missing = names.filter(Boolean);
-  const header = missing[0] ?? SIGN_TIMESTAMP_HEADER;
-  return reject(WEBHOOK_MISSING_HEADER, `missing or empty header ${missing.join(" and ")}`, {
-    header,
+export function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookVerification> {
+  // The executor runs at once, so a synchronous hmac costs no await; a configuration error
+  // thrown in it rejects the promise instead of throwing at the call site.
+  return new Promise((resolve) => {
+    resolve(verifyMaybeAsync(input));
   });
 }
 
-function reject(
-  code: WebhookFailureCode,
-  message: string,
-  extra: Pick<WebhookRejected, "header" | "skewMs" | "diagnoses"> = {},
-): WebhookRejected {
-  return { ok: false, code, message, ...extra };
+function verifyMaybeAsync(
+  input: VerifyWebhookInput,
+): WebhookVerification | Promise<WebhookVerification> {
+  const prepared = prepareVerification(input);
+  if (prepared.ok === false) return prepared;
+  const hmac = input.hmac ?? webCryptoHmacSha256Hex;
+  const mac = hmac(firstSecret(prepared), rawSigningText(prepared));
+  return typeof mac === "string"
+    ? afterFirstHmac(prepared, mac, hmac)
+    : mac.then((hex) => afterFirstHmac(prepared, hex, hmac));
+}
+
+function afterFirstHmac(
+  prepared: PreparedVerification,
+  mac: string,
+  hmac: HmacSha256Hex,
+): WebhookVerification | Promise<WebhookVerification> {
+  if (constantTimeEqual(mac, prepared.signature)) return verified(prepared, 0, "raw");
+  return runMaybeAsync(afterFirstMismatch(prepared), hmac);
+}
+
+/**
+ * {@link verifyWebhook} with a synchronous HMAC, returning the outcome directly: the fastest way
+ * to verify on a server, e.g. with `node:crypto` (spec 4.9, 5.7). Same checks, same order, same
+ * outcome and diagnostics (computed synchronously too); only the HMAC must answer at once.
+ *
+ * @throws TypeError when no secret is given, one is empty, or `hmac` returns anything but a
+ *   string; RangeError for a negative tolerance.
+ *
+ * @example
+ * ```ts
+ * import { createHmac } from "node:crypto";
+ * const hmac = (secret: string, text: string) =>
+ *   createHmac("sha256", secret).update(text).digest("hex");
+ * const result = verifyWebhookSync({ body: rawBody, url: req.url, headers: req.headers, secrets, hmac });
+ * if (!result.ok) return res.writeHead(401).end(result.code);
+ * ```
+ */
+export function verifyWebhookSync(input: VerifyWebhookSyncInput): WebhookVerification {
+  const prepared = prepareVerification(input);
+  if (prepared.ok === false) return prepared;
+  // The hot path: the one HMAC of the common case, with no generator and no promise.
+  const secret = firstSecret(prepared);
+  const mac =
+    input.createHmac === undefined
+      ? input.hmac(secret, rawSigningText(prepared))
+      : input
+          .createHmac("sha256", secretBytes(secret))
+          .update(prepared.head)
+          .update(input.body)
+          .digest("hex");
+  if (constantTimeEqual(syncMac(mac), prepared.signature)) return verified(prepared, 0, "raw");
+  const hmac = input.createHmac === undefined ? input.hmac : hmacSha256HexFrom(input.createHmac);
+  return runSync(afterFirstMismatch(prepared), hmac);
 }

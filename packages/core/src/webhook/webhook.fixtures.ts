@@ -1,5 +1,5 @@
 // Test-only fixtures for the webhook tests; production code never imports this file.
-import { signWebhook, type HmacSha256Hex, type VerifyWebhookInput } from "./index.ts";
+import { signWebhook, type HmacSha256HexSync, type VerifyWebhookInput } from "./index.ts";
 import { syncHmacSha256Hex } from "./sync-hmac.fixtures.ts";
 
 export const SECRET = "overture-test-secret";
@@ -48,7 +48,10 @@ export async function signedInput(
 }
 
 /** A synchronous HMAC that counts its calls. */
-export function countingHmac(): { readonly hmac: HmacSha256Hex; readonly calls: () => number } {
+export function countingHmac(): {
+  readonly hmac: HmacSha256HexSync;
+  readonly calls: () => number;
+} {
   let calls = 0;
   return {
     hmac: (secret, message) => {

@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import {
+  WEBHOOK_MISSING_HEADER,
+  WEBHOOK_SIGNATURE_MISMATCH,
+  WEBHOOK_TIMESTAMP_OUT_OF_RANGE,
+  verifyWebhook,
+  verifyWebhookSync,
+  type HmacSha256HexSync,
+  type VerifyWebhookOptions,
+} from "./index.ts";
+import { recordingCreateHmac, syncHmacSha256Hex } from "./sync-hmac.fixtures.ts";
+import {
+  BODY,
+  NOW,
+  OPENSSL_SIGNATURE,
+  SECRET,
+  TIMESTAMP,
+  countingHmac,
+  literalInput,
+} from "./webhook.fixtures.ts";
+
+/** The literal delivery of the fixtures without an hmac: each test picks one. */
+const delivery = (overrides: Partial<VerifyWebhookOptions> = {}): VerifyWebhookOptions => {
+  const { hmac: _ignored, ...options } = literalInput(overrides);
+  return options;
+};
+
+describe("verifyWebhookSync (spec 4.9, 5.7)", () => {
+  it("returns the outcome itself, not a promise", () => {
+    const result = verifyWebhookSync({ ...delivery(), hmac: syncHmacSha256Hex });
+    expect(result).not.toBeInstanceOf(Promise);
+    expect(result).toEqual({ ok: true, timestamp: NOW, secretIndex: 0, reading: "raw" });
+  });
+
+  it("computes exactly one HMAC for a valid delivery", () => {
+    const counter = countingHmac();
+    verifyWebhookSync({ ...delivery(), hmac: counter.hmac });
+    expect(counter.calls()).toBe(1);
+  });
+
+  it("rejects a mismatch with the same code as verifyWebhook", () => {
+    const result = verifyWebhookSync({ ...delivery({ body: "{}" }), hmac: syncHmacSha256Hex });
+    expect(result).toMatchObject({ ok: false, code: WEBHOOK_SIGNATURE_MISMATCH });
+  });
+
+  it("checks the headers and the timestamp before any HMAC", () => {
+    const counter = countingHmac();
+    const { hmac } = counter;
+    const missing = verifyWebhookSync({ ...delivery({ headers: {} }), hmac });
+    const stale = verifyWebhookSync({ ...delivery({ now: () => NOW + 300_001 }), hmac });
+    expect(missing).toMatchObject({ code: WEBHOOK_MISSING_HEADER });
+    expect(stale).toMatchObject({ code: WEBHOOK_TIMESTAMP_OUT_OF_RANGE, skewMs: -300_001 });
+    expect(counter.calls()).toBe(0);
+  });
+
+  it("computes the diagnostics of a mismatch synchronously too", () => {
+    const input = delivery({ secrets: "new-secret", formerSecrets: [SECRET] });
+    const result = verifyWebhookSync({ ...input, hmac: syncHmacSha256Hex });
+    expect(result).toMatchObject({
+      ok: false,
+      diagnoses: [expect.objectContaining({ code: "FORMER_SECRET_MATCHES" })],
+    });
+  });
+
+  it("gives the same outcome, message and diagnoses as verifyWebhook", async () => {
+    const input = delivery({ secrets: ["a", "b"], formerSecrets: [SECRET], body: `${BODY}\n` });
+    const sync = verifyWebhookSync({ ...input, hmac: syncHmacSha256Hex });
+    expect(sync).toEqual(await verifyWebhook({ ...input, hmac: syncHmacSha256Hex }));
+  });
+
+  it("throws configuration errors at the call site", () => {
+    const hmac = syncHmacSha256Hex;
+    expect(() => verifyWebhookSync({ ...delivery({ secrets: [] }), hmac })).toThrow(TypeError);
+    expect(() => verifyWebhookSync({ ...delivery({ secrets: "" }), hmac })).toThrow(/empty/);
+    expect(() => verifyWebhookSync({ ...delivery({ toleranceMs: -1 }), hmac })).toThrow(RangeError);
+  });
+
+  it("throws a TypeError when the hmac answers with a promise", () => {
+    const hmac = ((secret: string, text: string) =>
+      Promise.resolve(syncHmacSha256Hex(secret, text))) as unknown as HmacSha256HexSync;
+    expect(() => verifyWebhookSync({ ...delivery(), hmac })).toThrow(/returns a string/);
+  });
+});
+
+describe("verifyWebhookSync with createHmac (node:crypto's shape)", () => {
+  it("accepts the delivery signed with openssl", () => {
+    const { createHmac } = recordingCreateHmac();
+    expect(verifyWebhookSync({ ...delivery(), createHmac })).toMatchObject({
+      ok: true,
+      secretIndex: 0,
+    });
+  });
+
+  it("feeds the signing text as its head and the raw body, never one copied string", () => {
+    const { createHmac, calls } = recordingCreateHmac();
+    verifyWebhookSync({ ...delivery(), createHmac });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.algorithm).toBe("sha256");
+    expect(calls[0]?.updates).toEqual([`${TIMESTAMP}\na=1&b=2&task=t1\n`, BODY]);
+  });
+
+  it("passes the secret as its UTF-8 bytes, encoded once and reused", () => {
+    const { createHmac, calls } = recordingCreateHmac();
+    const secret = "sécret-🔑";
+    const signature = syncHmacSha256Hex(secret, `${TIMESTAMP}\na=1&b=2&task=t1\n${BODY}`);
+    const headers = { "X-Sign-Timestamp": TIMESTAMP, "X-Signature": signature };
+    const input = { ...delivery({ secrets: secret, headers }), createHmac };
+    expect(verifyWebhookSync(input)).toMatchObject({ ok: true });
+    expect(verifyWebhookSync(input)).toMatchObject({ ok: true });
+    expect([...(calls[0]?.key ?? [])]).toEqual([...new TextEncoder().encode(secret)]);
+    expect(calls[1]?.key).toBe(calls[0]?.key);
+  });
+
+  it("tries the other secrets and reports a mismatch with diagnoses like the hmac form", () => {
+    const { createHmac } = recordingCreateHmac();
+    const rotated = delivery({ secrets: ["new-secret", SECRET] });
+    expect(verifyWebhookSync({ ...rotated, createHmac })).toMatchObject({
+      ok: true,
+      secretIndex: 1,
+    });
+    const former = delivery({ secrets: "new-secret", formerSecrets: [SECRET] });
+    expect(verifyWebhookSync({ ...former, createHmac })).toEqual(
+      verifyWebhookSync({ ...former, hmac: syncHmacSha256Hex }),
+    );
+  });
+
+  it("rejects the right signature computed over another body", () => {
+    const { createHmac } = recordingCreateHmac();
+    const headers = { "X-Sign-Timestamp": TIMESTAMP, "X-Signature": OPENSSL_SIGNATURE };
+    const result = verifyWebhookSync({ ...delivery({ headers, body: `${BODY} ` }), createHmac });
+    expect(result).toMatchObject({ ok: false, code: WEBHOOK_SIGNATURE_MISMATCH });
+  });
+});
