@@ -63,7 +63,7 @@ export function authorizeRoutes(ctx: EmulatorContext): Hono {
     return c.body(
       consentPage({ requestId: request.id, app: client, user, otherUsers, scope, redirectUri }),
       200,
-      pageHeaders([new URL(redirectUri).origin]),
+      pageHeaders(["https:", "http:"]),
     );
   });
 

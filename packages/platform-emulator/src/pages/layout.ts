@@ -44,8 +44,10 @@ export function page(title: string, body: SafeHtml, wide = false): string {
 
 /**
  * Headers for every HTML page: no scripts at all, no framing, no referrer. `formTargets` are the
- * origins a form on the page may end up at: Chromium applies `form-action` to the redirect that
- * follows the POST, so the consent page must allow the application's redirect origin.
+ * sources a form on the page may end up at: Chromium applies `form-action` to every redirect that
+ * follows the POST — and the application's redirect URI may redirect again (a backend handing
+ * off to a browser extension's `https://<id>.chromiumapp.org/`), a chain the platform cannot
+ * know. The consent page therefore allows any http(s) target (still no `javascript:`/`data:`).
  */
 export function pageHeaders(formTargets: readonly string[] = []): Record<string, string> {
   const formAction = ["'self'", ...formTargets].join(" ");

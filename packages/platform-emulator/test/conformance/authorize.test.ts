@@ -126,12 +126,12 @@ describe("authorization page (spec 4.1, 2.1, 7)", () => {
     expect(location.searchParams.get("state")).toBe("x");
   });
 
-  it("sends CSP (no scripts, form-action limited to self and the redirect origin), X-Frame-Options DENY and a Referrer-Policy", async () => {
+  it("sends CSP (no scripts, form-action limited to self and http(s) targets for the redirect chain), X-Frame-Options DENY and a Referrer-Policy", async () => {
     const emu = manualEmulator();
     const res = await emu.app.request(authorizePath());
     const csp = res.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("form-action 'self' http://127.0.0.1:8787");
+    expect(csp).toContain("form-action 'self' https: http:;");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(res.headers.get("x-frame-options")).toBe("DENY");
     expect(res.headers.get("referrer-policy")).toBe("same-origin");

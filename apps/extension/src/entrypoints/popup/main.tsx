@@ -1,2 +1,4 @@
-import { render } from "preact";
-render(<p>Overture</p>, document.getElementById("app")!);
+import { mount } from "../../lib/mount.tsx";
+import { PopupApp } from "./app.tsx";
+
+mount(<PopupApp />, "popup");

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { type ExtensionBrowser, findChromium, launchExtension } from "./support/browser.ts";
+import {
+  WEBHOOK_SECRET,
+  chooseToken,
+  signIn,
+  submitPreset,
+  useBackend,
+  waitForStatus,
+} from "./support/flows.ts";
+import { EXTENSION_ID, quietly, type Stack, startStack } from "./support/stack.ts";
+
+const chromium = findChromium();
+const skip =
+  "missing" in chromium && process.env.OVERTURE_SKIP_BROWSER === "1" ? chromium.missing : null;
+if (skip) console.warn(`[overture] browser tests skipped: ${skip}`);
+const suite = skip ? describe.skip : describe;
+
+suite(
+  skip ? `the extension in Chromium — skipped: ${skip}` : "the extension in Chromium (English)",
+  () => {
+    let stack: Stack;
+    let browser: ExtensionBrowser;
+    let popup: Page;
+    let firstTask = "";
+
+    beforeAll(async () => {
+      if ("missing" in chromium)
+        throw new Error(
+          `The browser tests need Chromium: ${chromium.missing}. Set OVERTURE_SKIP_BROWSER=1 to skip them.`,
+        );
+      stack = await startStack();
+      browser = await launchExtension(chromium.path, "en-US");
+    });
+
+    afterAll(async () => {
+      await quietly(() => browser.close());
+      await quietly(() => stack.close());
+    });
+
+    it("loads with the fixed extension id the backend allows", () => {
+      expect(browser.extensionId).toBe(EXTENSION_ID);
+    });
+
+    it("points the extension at the backend from the settings page", async () => {
+      const options = await useBackend(browser, stack.backendUrl);
+      expect(await options.locator('span[role="status"]').textContent()).toBe("Saved.");
+      expect(await options.getByTestId("redirect-chrome").textContent()).toBe(
+        `https://${EXTENSION_ID}.chromiumapp.org/`,
+      );
+      await browser.shoot(options, "settings");
+      await options.close();
+    });
+
+    it("shows the signed-out screen", async () => {
+      popup = await browser.open("popup.html");
+      await popup.getByRole("heading", { name: "Sign in to start making music" }).waitFor();
+      await browser.shoot(popup, "signed-out");
+    });
+
+    it("explains a denied consent", async () => {
+      await signIn(browser, popup, "deny");
+      await expect.poll(() => popup.locator("[data-problem]").textContent()).toContain("declined");
+      await browser.shoot(popup, "sign-in-denied");
+    });
+
+    it("signs in by approving on the platform's consent page", async () => {
+      await signIn(browser, popup, "approve");
+      await popup.locator("form[aria-label=Compose]").waitFor();
+      await popup.locator("#tab-account").click();
+      await expect.poll(() => popup.getByTestId("user").textContent()).toContain("Demo Listener");
+    });
+
+    it("chooses the paid access token, shown as paid", async () => {
+      await expect.poll(() => popup.locator(".token-list").textContent()).toContain("Paid");
+      await chooseToken(popup, "Studio (paid)");
+      await browser.shoot(popup, "account");
+    });
+
+    it("turns live callbacks on with the account's webhook secret", async () => {
+      stack.emulator.control.setWebhookSecret("demo", WEBHOOK_SECRET);
+      const options = await browser.open("options.html");
+      await options.locator("#webhook-secret").fill(WEBHOOK_SECRET);
+      await options.locator("#webhook-secret").press("Enter");
+      await expect
+        .poll(() => options.getByTestId("webhook-status").textContent())
+        .toContain("Live callbacks are on.");
+      expect(await options.locator("#webhook-secret").inputValue()).toBe("");
+      await browser.shoot(options, "settings-webhook");
+      await options.close();
+    });
+
+    it("shows inline validation messages in the compose form", async () => {
+      await popup.reload();
+      await popup.locator("#tab-compose").click();
+      await popup.locator("#field-duration").fill("999");
+      await popup.locator("#field-duration").blur();
+      expect(await popup.locator("#field-duration-error").textContent()).toBe(
+        "Enter a value from 30 to 240.",
+      );
+      await popup.locator("details.advanced summary").click();
+      await browser.shoot(popup, "compose-invalid");
+      await popup.locator("details.advanced summary").click();
+      await popup.locator("fieldset button[aria-pressed]").first().click();
+      await browser.shoot(popup, "compose");
+    });
+
+    it("submits a task and watches it reach success through the webhook", async () => {
+      firstTask = await submitPreset(popup, 0);
+      await browser.shoot(popup, "tasks-live");
+      await waitForStatus(popup, firstTask, "success");
+      const platformId = await browser.context.serviceWorkers()[0]?.evaluate(async (id) => {
+        interface Row {
+          id: string;
+          platform_task_id: string;
+          webhook_expected: boolean;
+        }
+        interface Storage {
+          get(key: string): Promise<{ snapshot: { tasks: Row[] } }>;
+        }
+        const api = (globalThis as unknown as { chrome: { storage: { local: Storage } } }).chrome;
+        const { snapshot } = await api.storage.local.get("snapshot");
+        const task = snapshot.tasks.find((t) => t.id === id);
+        return task?.webhook_expected ? task.platform_task_id : null;
+      }, firstTask);
+      expect(platformId).toBeTruthy();
+      const deliveries = stack.emulator.control.listDeliveries({ taskId: platformId ?? "" });
+      expect(deliveries.some((d) => d.state === "succeeded")).toBe(true);
+    });
+
+    it("plays the result in place and draws its waveform", async () => {
+      const item = popup.locator(`li.task[data-task-id="${firstTask}"]`);
+      await item.locator('canvas[data-state="drawn"]').waitFor();
+      const played = await item.locator("audio").evaluate(async (audio: HTMLAudioElement) => {
+        audio.muted = true;
+        await audio.play();
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        return { src: audio.src, time: audio.currentTime };
+      });
+      expect(played.src).toMatch(/^blob:/);
+      expect(played.time).toBeGreaterThan(0);
+      expect(await item.getByTestId("link-expiry").textContent()).toMatch(
+        /^Link expires in 2[34] h$/,
+      );
+      await browser.shoot(popup, "result");
+    });
+
+    it("cancels a second task", async () => {
+      const second = await submitPreset(popup, 1);
+      await popup.locator(`li.task[data-task-id="${second}"] button.danger`).click();
+      await waitForStatus(popup, second, "cancelled", 30_000);
+      await browser.shoot(popup, "tasks-cancelled");
+    });
+
+    it("shows the same app in the side panel", async () => {
+      const panel = await browser.open("sidepanel.html");
+      await panel.locator("#tab-tasks").click();
+      await panel.locator(`li.task[data-task-id="${firstTask}"]`).waitFor();
+      await browser.shoot(panel, "side-panel");
+      await panel.close();
+    });
+
+    it("shows the offline banner with the last known state when the network is down", async () => {
+      await browser.context.setOffline(true);
+      await popup.reload();
+      await popup.locator('[data-screen="offline"]').waitFor();
+      await browser.shoot(popup, "offline");
+      await browser.context.setOffline(false);
+    });
+
+    it("asks to sign in again after the authorization is revoked on the platform", async () => {
+      expect(
+        stack.emulator.control.revokeAuthorization({ clientId: "overture-local", login: "demo" }),
+      ).toBeGreaterThan(0);
+      await popup.reload();
+      await popup
+        .getByRole("heading", { name: "Authorization was revoked" })
+        .waitFor({ timeout: 30_000 });
+      await browser.shoot(popup, "authorization-revoked");
+    });
+
+    it("shows the unreachable screen when the backend is down", async () => {
+      await stack.stopBackend();
+      await popup.reload();
+      await popup
+        .getByRole("heading", { name: "Can't reach the Overture backend" })
+        .waitFor({ timeout: 30_000 });
+      await browser.shoot(popup, "backend-unreachable");
+    });
+  },
+);

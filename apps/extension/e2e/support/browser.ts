@@ -1,0 +1,81 @@
+// Real Chromium with the built extension loaded (launch options from STACK.md).
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type BrowserContext, type Page, chromium } from "playwright-core";
+
+export const EXTENSION_DIR = resolve(import.meta.dirname, "../../.output/chrome-mv3");
+export const SCREENSHOT_DIR = resolve(import.meta.dirname, "../../test-results/screenshots");
+
+/** Chromium's path, or why the browser tests cannot run. */
+export function findChromium(): { path: string } | { missing: string } {
+  const path = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  return existsSync(path)
+    ? { path }
+    : {
+        missing: `no Chromium at ${path} (install it with \`apt-get install -y chromium\` or set CHROMIUM_PATH)`,
+      };
+}
+
+export interface ExtensionBrowser {
+  context: BrowserContext;
+  extensionId: string;
+  /** Opens one of the extension's pages in a tab of the popup's size (or the options page's). */
+  open(page: "popup.html" | "sidepanel.html" | "options.html"): Promise<Page>;
+  /** Saves a full-page screenshot as test-results/screenshots/<lang>/<name>.png. */
+  shoot(page: Page, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SIZES = {
+  "popup.html": { width: 400, height: 600 },
+  "sidepanel.html": { width: 380, height: 760 },
+  "options.html": { width: 900, height: 900 },
+} as const;
+
+export async function launchExtension(
+  chromiumPath: string,
+  lang: "en-US" | "zh-CN",
+): Promise<ExtensionBrowser> {
+  const profile = await mkdtemp(join(tmpdir(), "overture-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    locale: lang,
+    ignoreDefaultArgs: ["--disable-extensions"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-sync",
+      "--autoplay-policy=no-user-gesture-required",
+      `--lang=${lang}`,
+      `--disable-extensions-except=${EXTENSION_DIR}`,
+      `--load-extension=${EXTENSION_DIR}`,
+    ],
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
+  const extensionId = new URL(worker.url()).host;
+  const shots = join(SCREENSHOT_DIR, lang === "en-US" ? "en" : "zh-CN");
+  await mkdir(shots, { recursive: true });
+  return {
+    context,
+    extensionId,
+    async open(name) {
+      const page = await context.newPage();
+      await page.setViewportSize(SIZES[name]);
+      await page.goto(`chrome-extension://${extensionId}/${name}`);
+      return page;
+    },
+    async shoot(page, name) {
+      await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    },
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,99 @@
+// The real stack for the browser tests: the platform emulator and the backend (PGlite in a temp
+// folder), each on its own 127.0.0.1 port, the backend allowing the extension's Chrome redirect URL.
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_SEED } from "@overture/platform-emulator";
+import { type RunningEmulator, startPlatformEmulator } from "@overture/platform-emulator/server";
+import { createBackend } from "../../../backend/src/backend.ts";
+import { parseEnv } from "../../../backend/src/env.ts";
+import { type RunningServer, listen } from "../../../backend/src/server.ts";
+
+export const EXTENSION_ID = "kagljjjecjnbgppkpgkmojciehbjidja";
+export const CHROME_REDIRECT = `https://${EXTENSION_ID}.chromiumapp.org/`;
+
+/** A free port on 127.0.0.1 (the backend must know its public address before it listens). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+/** Runs a cleanup that may find nothing to clean (a `beforeAll` that failed half-way). */
+export async function quietly(close: () => Promise<void>): Promise<void> {
+  try {
+    await close();
+  } catch {
+    // nothing was started, or it is already closed
+  }
+}
+
+export interface Stack {
+  emulator: RunningEmulator;
+  backendUrl: string;
+  /** Stops the backend only (to show the "unreachable" screen); `close` ignores it afterwards. */
+  stopBackend(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startStack(): Promise<Stack> {
+  const folder = await mkdtemp(join(tmpdir(), "overture-e2e-"));
+  const port = await freePort();
+  const backendUrl = `http://127.0.0.1:${port}`;
+  const seed = {
+    ...DEFAULT_SEED,
+    applications: DEFAULT_SEED.applications.map((app) => ({
+      ...app,
+      homepage: backendUrl,
+      redirect_uri: `${backendUrl}/oauth/callback`,
+    })),
+  };
+  // Tasks run for seconds, long enough to cancel one and to watch one finish.
+  const emulator = await startPlatformEmulator({
+    port: 0,
+    seed,
+    timing: { waitingMs: 1_500, runningMs: 8_000, failureRate: 0 },
+    maxAudioSeconds: 8,
+  });
+  const config = parseEnv({
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    PUBLIC_URL: backendUrl,
+    PLATFORM_BASE_URL: emulator.url,
+    PLATFORM_CLIENT_ID: "overture-local",
+    PLATFORM_CLIENT_SECRET: "overture-local-secret-change-me",
+    EXTENSION_REDIRECT_URLS: CHROME_REDIRECT,
+    EXTENSION_ORIGINS: `chrome-extension://${EXTENSION_ID}`,
+    PGLITE_DATA_DIR: join(folder, "pglite"),
+    ARCHIVE_DIR: join(folder, "archive"),
+    TOKEN_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString("base64")}`,
+    LOG_LEVEL: "warn",
+  });
+  const backend = await createBackend(config);
+  let server: RunningServer | null = await listen(backend, config.host, config.port);
+  const stopBackend = async () => {
+    const running = server;
+    server = null;
+    await running?.close();
+  };
+  return {
+    emulator,
+    backendUrl,
+    stopBackend,
+    async close() {
+      await stopBackend();
+      await emulator.close();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}

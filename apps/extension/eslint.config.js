@@ -1,0 +1,3 @@
+import { overture } from "@overture/eslint-config";
+
+export default overture({ tsconfigRootDir: import.meta.dirname, browser: true });

@@ -1,0 +1,69 @@
+import { i18n } from "#i18n";
+import { useEffect, useState } from "preact/hooks";
+import { send } from "../../lib/messages.ts";
+import { errorText } from "../../lib/texts.ts";
+import type { DeviceSession } from "../../lib/types.ts";
+
+const date = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : "");
+
+/** Signed-in devices (backend sessions), each revocable; revoking this one signs out here. */
+export function Devices() {
+  const [devices, setDevices] = useState<DeviceSession[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    send("sessions/list")
+      .then(setDevices)
+      .catch((error: unknown) => {
+        setProblem(errorText(error));
+      });
+  }, []);
+  const revoke = (id: string) => {
+    send("sessions/revoke", { id })
+      .then(setDevices)
+      .catch((error: unknown) => {
+        setProblem(errorText(error));
+      });
+  };
+  return (
+    <section class="card stack" aria-labelledby="devices-title">
+      <h2 id="devices-title">{i18n.t("account.devices")}</h2>
+      {devices ? (
+        <ul class="devices">
+          {devices.map((device) => (
+            <li key={device.id} data-device-id={device.id}>
+              <span>
+                <strong>
+                  {device.current
+                    ? i18n.t("account.thisDevice")
+                    : (device.user_agent ?? i18n.t("account.deviceUnknown"))}
+                </strong>
+                <br />
+                <span class="small muted">
+                  {i18n.t("account.deviceSince", { date: date(device.created_at) })}
+                </span>
+              </span>
+              <button
+                type="button"
+                class="danger"
+                onClick={() => {
+                  revoke(device.id);
+                }}
+              >
+                {i18n.t("account.revoke")}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : problem ? null : (
+        <p class="muted small" aria-busy="true">
+          …
+        </p>
+      )}
+      {problem ? (
+        <p class="small" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,148 @@
+import { fireEvent, render, screen, within } from "@testing-library/preact";
+import { describe, expect, it, vi } from "vitest";
+import { snapshotItem } from "../lib/storage.ts";
+import { signedIn, startTestBackground } from "../testing/background.ts";
+import { QUOTA, fakeBackend, json, snapshot, task } from "../testing/fixtures.ts";
+import { useLocale } from "../testing/setup.ts";
+import { App } from "./app.tsx";
+
+const never = () => new Promise<Response>(() => undefined);
+
+describe("the popup's state screens", () => {
+  it("asks a signed-out person to sign in", async () => {
+    startTestBackground(fakeBackend());
+    render(<App surface="popup" />);
+    expect(
+      await screen.findByRole("heading", { name: "Sign in to start making music" }),
+    ).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Sign in" })).toBeTruthy();
+  });
+
+  it("says so, in Chinese, for a browser in Chinese", async () => {
+    await useLocale("zh_CN");
+    startTestBackground(fakeBackend());
+    render(<App surface="popup" />);
+    expect(await screen.findByRole("heading", { name: "登录后即可开始创作音乐" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "登录" })).toBeTruthy();
+  });
+
+  it("explains a denied consent on the sign-in screen", async () => {
+    await snapshotItem.setValue(
+      snapshot({ auth: "signed_out", user: null, signInProblem: "denied" }),
+    );
+    startTestBackground(fakeBackend());
+    render(<App surface="popup" />);
+    expect((await screen.findByRole("alert")).textContent).toContain(
+      "Sign-in was declined on the consent page",
+    );
+  });
+
+  it("explains a cancelled sign-in on the sign-in screen", async () => {
+    await snapshotItem.setValue(
+      snapshot({ auth: "signed_out", user: null, signInProblem: "cancelled" }),
+    );
+    startTestBackground(fakeBackend());
+    render(<App surface="popup" />);
+    expect((await screen.findByRole("alert")).textContent).toContain("closed before it finished");
+  });
+
+  it("shows the unreachable screen with the backend address and a retry", async () => {
+    await snapshotItem.setValue(
+      snapshot({ auth: "signed_out", user: null, connectivity: "unreachable" }),
+    );
+    const backend = fakeBackend();
+    backend.down();
+    startTestBackground(backend);
+    render(<App surface="popup" />);
+    expect(
+      await screen.findByRole("heading", { name: "Can't reach the Overture backend" }),
+    ).toBeTruthy();
+    expect(await screen.findByText(/http:\/\/127\.0\.0\.1:8787/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+  });
+
+  it("asks to sign in again when the authorization was revoked", async () => {
+    await signedIn();
+    startTestBackground(
+      fakeBackend({
+        "GET /api/me": () => json({ error: "reauthentication_required", message: "x" }, 401),
+      }),
+    );
+    render(<App surface="popup" />);
+    expect(await screen.findByRole("heading", { name: "Authorization was revoked" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Sign in again" })).toBeTruthy();
+  });
+
+  it("asks to sign in again when the session expired", async () => {
+    await signedIn();
+    startTestBackground(
+      fakeBackend({ "GET /api/me": () => json({ error: "unauthenticated", message: "x" }, 401) }),
+    );
+    render(<App surface="popup" />);
+    expect(await screen.findByRole("heading", { name: "Your session has expired" })).toBeTruthy();
+  });
+
+  it("shows the offline banner and keeps the last known tasks", async () => {
+    vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    await signedIn({ tasks: [task({ status: "in_progress" })] });
+    const backend = fakeBackend();
+    backend.down();
+    startTestBackground(backend);
+    render(<App surface="popup" />);
+    expect(await screen.findByText("You're offline")).toBeTruthy();
+    fireEvent.click(screen.getByRole("tab", { name: /Tasks/ }));
+    expect(screen.getByText("lofi piano")).toBeTruthy();
+  });
+});
+
+describe("the popup's content", () => {
+  it("renders the stored state before the backend answers", async () => {
+    await signedIn({
+      tasks: [task({ status: "in_progress", params: { prompt: "stored track" } })],
+    });
+    startTestBackground(
+      fakeBackend({
+        "GET /api/me": never,
+        "GET /api/tasks": never,
+        "GET /api/selection": never,
+        "GET /api/quota": never,
+      }),
+    );
+    render(<App surface="popup" />);
+    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+    expect(screen.getByText("stored track")).toBeTruthy();
+  });
+
+  it("counts active tasks on the Tasks tab", async () => {
+    await signedIn({ tasks: [task({ status: "waiting" }), task({ id: "t2", status: "success" })] });
+    startTestBackground(fakeBackend({ "GET /api/me": never }));
+    render(<App surface="popup" />);
+    expect((await screen.findByRole("tab", { name: /Tasks/ })).textContent).toBe("Tasks1");
+  });
+
+  it("says the quota is full and that new tasks wait in the local queue", async () => {
+    await signedIn();
+    startTestBackground(
+      fakeBackend({ "GET /api/quota": () => json({ ...QUOTA, available: 0, queued: 1 }) }),
+    );
+    render(<App surface="popup" />);
+    expect((await screen.findByTestId("quota-full")).textContent).toContain(
+      "New tasks wait in the local queue",
+    );
+    expect(screen.getByTestId("quota").textContent).toBe("0 of 2 slots free");
+  });
+
+  it("moves between tabs with the arrow keys", async () => {
+    await signedIn();
+    startTestBackground(fakeBackend({ "GET /api/me": never }));
+    render(<App surface="popup" />);
+    const tablist = await screen.findByRole("tablist");
+    const compose = within(tablist).getByRole("tab", { name: "Compose" });
+    compose.focus();
+    fireEvent.keyDown(compose, { key: "ArrowRight" });
+    expect(within(tablist).getByRole("tab", { name: /Tasks/ }).getAttribute("aria-selected")).toBe(
+      "true",
+    );
+    expect(document.activeElement?.id).toBe("tab-tasks");
+  });
+});

@@ -1,0 +1,90 @@
+import { i18n } from "#i18n";
+import { useEffect, useState } from "preact/hooks";
+import { useLivePort, useOnline, useSnapshot } from "../lib/hooks.ts";
+import { type Snapshot, activeCount } from "../lib/snapshot.ts";
+import { backendUrlItem } from "../lib/storage.ts";
+import { AccountPanel } from "./account/account-panel.tsx";
+import { ComposePanel } from "./compose/compose-panel.tsx";
+import { Header } from "./header.tsx";
+import { OfflineBanner, type Screen, StateScreen } from "./state-screen.tsx";
+import { Tabs } from "./tabs.tsx";
+import { TaskPanel } from "./tasks/task-panel.tsx";
+
+type TabId = "compose" | "tasks" | "account";
+
+/** The screen that replaces the tabs, if any: signed out, revoked, expired, unreachable. */
+export function screenFor(snapshot: Snapshot): Screen | null {
+  if (snapshot.auth !== "signed_in") {
+    if (snapshot.connectivity === "unreachable") return "unreachable";
+    return snapshot.auth;
+  }
+  return null;
+}
+
+/** The popup and the side panel: one app, two sizes. */
+export function App(props: { surface: "popup" | "sidepanel" }) {
+  const { snapshot, refresh } = useSnapshot();
+  const online = useOnline(refresh);
+  const [tab, setTab] = useState<TabId>("compose");
+  const [backendUrl, setBackendUrl] = useState("");
+  useEffect(() => void backendUrlItem.getValue().then(setBackendUrl), []);
+  useLivePort(snapshot?.auth === "signed_in");
+
+  if (!snapshot) return <div class="app" aria-busy="true" />;
+  const screen = screenFor(snapshot);
+  const offline = !online || snapshot.connectivity === "offline";
+  const unreachable = !offline && snapshot.connectivity === "unreachable";
+  const tabs = [
+    { id: "compose", label: i18n.t("app.compose") },
+    { id: "tasks", label: i18n.t("app.tasks"), count: activeCount(snapshot.tasks) },
+    { id: "account", label: i18n.t("app.account") },
+  ] as const;
+
+  return (
+    <div class="app">
+      <Header
+        snapshot={snapshot}
+        surface={props.surface}
+        onAccount={() => {
+          setTab("account");
+        }}
+      />
+      {offline ? <OfflineBanner /> : null}
+      {screen ? (
+        <main class="app-main">
+          <StateScreen
+            screen={screen}
+            problem={snapshot.signInProblem}
+            backendUrl={backendUrl}
+            onRetry={refresh}
+          />
+        </main>
+      ) : (
+        <>
+          {unreachable ? (
+            <div class="app-main">
+              <StateScreen screen="unreachable" backendUrl={backendUrl} onRetry={refresh} />
+            </div>
+          ) : null}
+          <Tabs label={i18n.t("app.tabs")} tabs={tabs} selected={tab} onSelect={setTab}>
+            {tab === "compose" ? (
+              <ComposePanel
+                snapshot={snapshot}
+                onSubmitted={() => {
+                  setTab("tasks");
+                }}
+                onAccount={() => {
+                  setTab("account");
+                }}
+              />
+            ) : tab === "tasks" ? (
+              <TaskPanel snapshot={snapshot} />
+            ) : (
+              <AccountPanel snapshot={snapshot} />
+            )}
+          </Tabs>
+        </>
+      )}
+    </div>
+  );
+}

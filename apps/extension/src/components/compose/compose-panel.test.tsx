@@ -1,0 +1,173 @@
+import { MUSIC_DEFAULTS, MUSIC_FIELDS } from "@overture/core/music";
+import { fireEvent, render, screen } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
+import { composeDraftItem } from "../../lib/storage.ts";
+import { signedIn, startTestBackground } from "../../testing/background.ts";
+import { fakeBackend, json, snapshot, task } from "../../testing/fixtures.ts";
+import { useLocale } from "../../testing/setup.ts";
+import { ComposePanel } from "./compose-panel.tsx";
+
+const noop = () => undefined;
+const withToken = snapshot({
+  selection: { namespace: "demo", token_id: 1, token_name: "Studio (paid)" },
+});
+
+async function renderForm(state = withToken) {
+  render(<ComposePanel snapshot={state} onSubmitted={noop} onAccount={noop} />);
+  return screen.findByRole<HTMLFormElement>("form");
+}
+
+const field = (name: string) => document.getElementById(`field-${name}`) as HTMLInputElement;
+const messageOf = (name: string) => document.getElementById(`field-${name}-error`)?.textContent;
+const type = (name: string, value: string) => {
+  fireEvent.input(field(name), { target: { value } });
+  fireEvent.blur(field(name));
+};
+
+describe("compose form: validation messages from core, by error code", () => {
+  it("shows the duration range in English", async () => {
+    await renderForm();
+    type("duration", "500");
+    expect(messageOf("duration")).toBe("Enter a value from 30 to 240.");
+    expect(field("duration").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("shows the duration range in Chinese", async () => {
+    await useLocale("zh_CN");
+    await renderForm();
+    type("duration", "500");
+    expect(messageOf("duration")).toBe("请输入 30 至 240 之间的值。");
+  });
+
+  it("asks for a whole number of inference steps in English", async () => {
+    await renderForm();
+    type("infer_steps", "2.5");
+    expect(messageOf("infer_steps")).toBe("Enter a whole number.");
+  });
+
+  it("asks for a whole number of inference steps in Chinese", async () => {
+    await useLocale("zh_CN");
+    await renderForm();
+    type("infer_steps", "2.5");
+    expect(messageOf("infer_steps")).toBe("请输入整数。");
+  });
+
+  it("requires the prompt once a submit is attempted, and does not submit", async () => {
+    const backend = fakeBackend();
+    startTestBackground(backend);
+    const form = await renderForm();
+    fireEvent.submit(form);
+    expect(messageOf("prompt")).toBe("This field is required.");
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Fix the highlighted fields first.",
+    );
+    expect(backend.calls("POST", "/api/tasks")).toHaveLength(0);
+  });
+
+  it("requires the prompt in Chinese", async () => {
+    await useLocale("zh_CN");
+    const form = await renderForm();
+    fireEvent.submit(form);
+    expect(messageOf("prompt")).toBe("此项为必填项。");
+  });
+
+  it("shows no message for a field the person has not touched yet", async () => {
+    await renderForm();
+    expect(messageOf("prompt")).toBeUndefined();
+  });
+
+  it("shows the backend's refused fields after a submit", async () => {
+    await signedIn();
+    startTestBackground(
+      fakeBackend({
+        "POST /api/tasks": () =>
+          json(
+            {
+              error: "invalid_parameters",
+              message: "x",
+              fields: [{ field: "omega_scale", code: "range", min: -100, max: 100 }],
+            },
+            400,
+          ),
+      }),
+    );
+    const form = await renderForm();
+    type("prompt", "lofi");
+    fireEvent.submit(form);
+    await screen.findByText("Some parameters were refused. See the highlighted fields.");
+    expect(messageOf("omega_scale")).toBe("Enter a value from -100 to 100.");
+  });
+});
+
+describe("compose form: fields, tags, presets and memory", () => {
+  it("offers every parameter of spec 4.6 at its documented default", async () => {
+    await renderForm();
+    for (const name of Object.keys(MUSIC_FIELDS) as (keyof typeof MUSIC_DEFAULTS)[]) {
+      const control = field(name);
+      const value = control.type === "checkbox" ? control.checked : control.value;
+      expect(String(value), name).toBe(String(MUSIC_DEFAULTS[name]));
+    }
+  });
+
+  it("shows the range of each numeric field", async () => {
+    await renderForm();
+    expect(document.getElementById("field-guidance_interval-hint")?.textContent).toBe("0 to 1");
+  });
+
+  it("lists the section tags found in the lyrics, in order", async () => {
+    await renderForm();
+    type("lyrics", "[verse]\nhello\n[chorus]\nla la\n[verse]\nagain");
+    expect(screen.getByTestId("lyric-tags").textContent).toBe("versechorusverse");
+  });
+
+  it("sets the Chinese rap LoRA with the Chinese rap preset", async () => {
+    await renderForm();
+    fireEvent.click(screen.getByRole("button", { name: "Chinese rap" }));
+    expect(field("lora_name").value).toBe("ACE-Step-v1-chinese-rap-LoRA");
+    expect(screen.getByRole("button", { name: "Chinese rap" }).getAttribute("aria-pressed")).toBe(
+      "true",
+    );
+  });
+
+  it("remembers the last settings", async () => {
+    await renderForm();
+    type("prompt", "ambient drone");
+    await expect
+      .poll(async () => (await composeDraftItem.getValue()).values.prompt)
+      .toBe("ambient drone");
+  });
+
+  it("starts from the remembered settings", async () => {
+    await composeDraftItem.setValue({
+      values: { prompt: "remembered", duration: 120 },
+      preset: null,
+    });
+    await renderForm();
+    expect(field("prompt").value).toBe("remembered");
+    expect(field("duration").value).toBe("120");
+  });
+
+  it("submits the values and reports success to the caller", async () => {
+    await signedIn();
+    const backend = fakeBackend({ "POST /api/tasks": () => json(task({ status: "queued" }), 201) });
+    startTestBackground(backend);
+    let submitted = false;
+    render(
+      <ComposePanel snapshot={withToken} onSubmitted={() => (submitted = true)} onAccount={noop} />,
+    );
+    await screen.findByRole("form");
+    type("prompt", "lofi");
+    fireEvent.submit(screen.getByRole("form"));
+    await expect.poll(() => submitted).toBe(true);
+    expect(await backend.calls("POST", "/api/tasks")[0]?.json()).toMatchObject({
+      ...MUSIC_DEFAULTS,
+      prompt: "lofi",
+    });
+  });
+
+  it("disables Generate and says why when no access token is chosen", async () => {
+    await renderForm(snapshot({ selection: null }));
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: "Generate" }).disabled).toBe(true);
+    expect(screen.getByText("Choose an access token in Account first.")).toBeTruthy();
+  });
+});

@@ -1,0 +1,136 @@
+import { i18n } from "#i18n";
+import { useState } from "preact/hooks";
+import { OvertureError } from "../../lib/errors.ts";
+import { send } from "../../lib/messages.ts";
+import { ADVANCED_FIELDS, PRESETS } from "../../lib/music-form.ts";
+import { type Snapshot, quotaFull } from "../../lib/snapshot.ts";
+import { errorText } from "../../lib/texts.ts";
+import { useCompose } from "../../lib/use-compose.ts";
+import { Field } from "./field.tsx";
+import { LyricTags } from "./lyric-tags.tsx";
+
+export function ComposePanel(props: {
+  snapshot: Snapshot;
+  onSubmitted: () => void;
+  onAccount: () => void;
+}) {
+  const form = useCompose();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const { selection, quota } = props.snapshot;
+  if (!form.values) return <div aria-busy="true" />;
+  const values = form.values;
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const payload = form.attempt();
+    if (!payload) {
+      setProblem(i18n.t("compose.fixFields"));
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    send("tasks/submit", { params: payload })
+      .then(() => {
+        props.onSubmitted();
+      })
+      .catch((error: unknown) => {
+        if (error instanceof OvertureError && error.fields?.length)
+          form.showServerErrors(error.fields);
+        setProblem(errorText(error));
+      })
+      .finally(() => {
+        setBusy(false);
+      });
+  };
+
+  const common = { onChange: form.change, onBlur: form.blur };
+  return (
+    <form class="stack" onSubmit={submit} noValidate aria-label={i18n.t("app.compose")}>
+      {selection ? (
+        <p class="muted small">
+          {i18n.t("compose.using", {
+            token: selection.token_name ?? `#${selection.token_id}`,
+            namespace: selection.namespace,
+          })}
+        </p>
+      ) : (
+        <p class="banner warn" role="status">
+          {i18n.t("compose.needToken")}{" "}
+          <button type="button" class="link" onClick={props.onAccount}>
+            {i18n.t("app.account")}
+          </button>
+        </p>
+      )}
+      {quota && quotaFull(quota) ? (
+        <p class="banner warn" role="status" data-testid="quota-full">
+          {i18n.t("state.quotaFull", { max: quota.max_concurrency ?? "?" })}
+        </p>
+      ) : null}
+      <fieldset class="row" style="border:0;padding:0;margin:0">
+        <legend class="small muted">{i18n.t("compose.presets")}</legend>
+        {PRESETS.map((preset) => (
+          <button
+            type="button"
+            key={preset.id}
+            aria-pressed={form.preset === preset.id}
+            onClick={() => {
+              form.usePreset(preset);
+            }}
+          >
+            {i18n.t(`compose.preset.${preset.id}`)}
+          </button>
+        ))}
+      </fieldset>
+      <Field
+        {...common}
+        name="prompt"
+        value={values.prompt}
+        error={form.messageFor("prompt")}
+        hint={i18n.t("compose.promptHint")}
+      />
+      <Field
+        {...common}
+        name="lyrics"
+        value={values.lyrics}
+        error={form.messageFor("lyrics")}
+        hint={i18n.t("compose.lyricsHint")}
+      />
+      <LyricTags lyrics={String(values.lyrics)} />
+      <Field
+        {...common}
+        name="duration"
+        value={values.duration}
+        error={form.messageFor("duration")}
+        slider
+      />
+      <details class="advanced" open={ADVANCED_FIELDS.some((name) => form.messageFor(name))}>
+        <summary>{i18n.t("compose.advanced")}</summary>
+        <div class="grid">
+          {ADVANCED_FIELDS.map((name) => (
+            <Field
+              {...common}
+              key={name}
+              name={name}
+              value={values[name]}
+              error={form.messageFor(name)}
+            />
+          ))}
+        </div>
+      </details>
+      {problem ? (
+        <p class="banner bad" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <div class="row spread">
+        <button type="button" onClick={form.reset}>
+          {i18n.t("compose.resetDefaults")}
+        </button>
+        <button type="submit" class="primary" disabled={busy || !selection}>
+          {busy ? i18n.t("compose.submitting") : i18n.t("compose.submit")}
+        </button>
+      </div>
+    </form>
+  );
+}

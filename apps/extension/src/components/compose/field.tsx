@@ -1,0 +1,149 @@
+import { i18n } from "#i18n";
+import { MUSIC_FIELDS } from "@overture/core/music";
+import type { FieldName } from "../../lib/music-form.ts";
+import type { DraftValue } from "../../lib/storage.ts";
+import { fieldLabel } from "../../lib/texts.ts";
+
+export interface FieldProps {
+  name: FieldName;
+  value: DraftValue;
+  error: string | undefined;
+  hint?: string;
+  onChange: (name: FieldName, value: DraftValue) => void;
+  onBlur: (name: FieldName) => void;
+  /** Show a slider next to the number box (duration). */
+  slider?: boolean;
+}
+
+/** One control of the music form, chosen by the field's kind in core's MUSIC_FIELDS. */
+export function Field(props: FieldProps) {
+  const { name, value, error } = props;
+  const spec = MUSIC_FIELDS[name];
+  const id = `field-${name}`;
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const range =
+    spec.min !== undefined && spec.max !== undefined
+      ? i18n.t("compose.range", { min: spec.min, max: spec.max })
+      : null;
+  const hint = [props.hint, range].filter(Boolean).join(" · ");
+  const describedBy =
+    [hint ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ") || undefined;
+  const common = {
+    id,
+    name,
+    "aria-invalid": error ? ("true" as const) : undefined,
+    "aria-describedby": describedBy,
+    onBlur: () => {
+      props.onBlur(name);
+    },
+  };
+  const text = (event: Event) => (event.currentTarget as HTMLInputElement).value;
+
+  if (spec.kind === "boolean") {
+    return (
+      <div class="field">
+        <label class="check" for={id}>
+          <input
+            {...common}
+            type="checkbox"
+            checked={value === true || value === "true"}
+            onChange={(e) => {
+              props.onChange(name, e.currentTarget.checked);
+            }}
+          />
+          {fieldLabel(name)}
+        </label>
+        {error ? (
+          <span class="error" id={errorId}>
+            {error}
+          </span>
+        ) : null}
+      </div>
+    );
+  }
+
+  let control;
+  if (spec.kind === "option") {
+    control = (
+      <select
+        {...common}
+        value={String(value)}
+        disabled={(spec.options?.length ?? 0) < 2}
+        onChange={(e) => {
+          props.onChange(name, text(e));
+        }}
+      >
+        {spec.options?.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (spec.kind === "text") {
+    control = (
+      <textarea
+        {...common}
+        class={name === "lyrics" ? "lyrics" : undefined}
+        value={String(value)}
+        required={spec.required}
+        maxLength={spec.maxLength}
+        onInput={(e) => {
+          props.onChange(name, text(e));
+        }}
+      />
+    );
+  } else {
+    const box = (
+      <input
+        {...common}
+        type="number"
+        inputMode="decimal"
+        min={spec.min}
+        max={spec.max}
+        step={spec.step}
+        value={String(value)}
+        onInput={(e) => {
+          props.onChange(name, text(e));
+        }}
+      />
+    );
+    control = props.slider ? (
+      <div class="number-pair">
+        <input
+          type="range"
+          aria-hidden="true"
+          tabIndex={-1}
+          min={spec.min}
+          max={spec.max}
+          step={spec.step}
+          value={Number(value) || Number(spec.default)}
+          onInput={(e) => {
+            props.onChange(name, Number(text(e)));
+          }}
+        />
+        {box}
+      </div>
+    ) : (
+      box
+    );
+  }
+
+  return (
+    <div class="field">
+      <label for={id}>{fieldLabel(name)}</label>
+      {control}
+      {hint ? (
+        <span class="hint" id={hintId}>
+          {hint}
+        </span>
+      ) : null}
+      {error ? (
+        <span class="error" id={errorId}>
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}

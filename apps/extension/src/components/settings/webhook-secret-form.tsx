@@ -1,0 +1,120 @@
+import { i18n } from "#i18n";
+import { useEffect, useState } from "preact/hooks";
+import { send } from "../../lib/messages.ts";
+import type { Snapshot } from "../../lib/snapshot.ts";
+import { errorText } from "../../lib/texts.ts";
+import type { WebhookSecretStatus } from "../../lib/types.ts";
+
+const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "");
+
+/**
+ * The webhook secret of one account (personal or an organisation). Write-only: the field is
+ * emptied after saving and the secret is never read back; the status says whether live
+ * callbacks are on or tasks are followed by polling only.
+ */
+export function WebhookSecretForm(props: { snapshot: Snapshot }) {
+  const { user, selection } = props.snapshot;
+  const [namespace, setNamespace] = useState(selection?.namespace ?? user?.login ?? "");
+  const [secret, setSecret] = useState("");
+  const [status, setStatus] = useState<WebhookSecretStatus | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  useEffect(() => {
+    setStatus(null);
+    if (!namespace.trim()) return;
+    send("webhook/status", { namespace: namespace.trim() })
+      .then(setStatus)
+      .catch((error: unknown) => {
+        setProblem(errorText(error));
+      });
+  }, [namespace]);
+
+  const run = (work: Promise<WebhookSecretStatus>) => {
+    setProblem(null);
+    work.then(setStatus).catch((error: unknown) => {
+      setProblem(errorText(error));
+    });
+  };
+  const save = (event: Event) => {
+    event.preventDefault();
+    if (!secret) return;
+    run(
+      send("webhook/set", { namespace: namespace.trim(), secret }).finally(() => {
+        setSecret("");
+      }),
+    );
+  };
+
+  if (props.snapshot.auth !== "signed_in")
+    return <p class="muted">{i18n.t("settings.webhookSignIn")}</p>;
+  return (
+    <form class="stack" onSubmit={save}>
+      <p class="small muted" id="webhook-help">
+        {i18n.t("settings.webhookHelp")}
+      </p>
+      <div class="field">
+        <label for="webhook-ns">{i18n.t("settings.webhookAccount")}</label>
+        <input
+          id="webhook-ns"
+          type="text"
+          value={namespace}
+          onChange={(e) => {
+            setNamespace(e.currentTarget.value);
+          }}
+        />
+      </div>
+      {status ? (
+        <div
+          class={`banner ${status.configured ? "ok" : "warn"}`}
+          role="status"
+          data-testid="webhook-status"
+        >
+          <p>
+            {status.configured
+              ? i18n.t("settings.webhookConfigured", { date: date(status.updated_at) })
+              : i18n.t("settings.webhookMissing")}
+          </p>
+          {status.previous_valid_until ? (
+            <p class="small">
+              {i18n.t("settings.webhookPrevious", { date: date(status.previous_valid_until) })}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      <div class="field">
+        <label for="webhook-secret">{i18n.t("settings.webhookSecret")}</label>
+        <input
+          id="webhook-secret"
+          type="password"
+          autocomplete="off"
+          value={secret}
+          aria-describedby="webhook-help"
+          onInput={(e) => {
+            setSecret(e.currentTarget.value);
+          }}
+        />
+      </div>
+      <div class="row">
+        <button type="submit" class="primary" disabled={!secret || !namespace.trim()}>
+          {i18n.t("settings.webhookSave")}
+        </button>
+        {status?.configured ? (
+          <button
+            type="button"
+            class="danger"
+            onClick={() => {
+              run(send("webhook/clear", { namespace: namespace.trim() }));
+            }}
+          >
+            {i18n.t("settings.webhookRemove")}
+          </button>
+        ) : null}
+      </div>
+      {problem ? (
+        <p class="small" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </form>
+  );
+}

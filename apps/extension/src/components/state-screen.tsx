@@ -1,0 +1,100 @@
+import { i18n } from "#i18n";
+import { useState } from "preact/hooks";
+import { browser } from "wxt/browser";
+import { send } from "../lib/messages.ts";
+import type { SignInProblem } from "../lib/snapshot.ts";
+
+/** The screens that replace the app when there is nothing else to show. */
+export type Screen = "signed_out" | "revoked" | "expired" | "unreachable";
+
+const PROBLEM_TEXT: Record<SignInProblem, () => string> = {
+  denied: () => i18n.t("state.deniedBody"),
+  cancelled: () => i18n.t("state.cancelledBody"),
+  failed: () => i18n.t("state.failedBody"),
+  unreachable: () => i18n.t("errors.backend_unreachable"),
+};
+
+/** The sign-in button; the flow runs in the background, which survives the popup closing. */
+export function SignInButton(props: { again?: boolean }) {
+  const [busy, setBusy] = useState(false);
+  // The outcome (denied, cancelled, unreachable) arrives through the snapshot, which outlives
+  // this popup: it closes when the sign-in window opens.
+  const start = () => {
+    setBusy(true);
+    send("auth/sign-in")
+      .catch(() => undefined)
+      .finally(() => {
+        setBusy(false);
+      });
+  };
+  return (
+    <>
+      <button type="button" class="primary" onClick={start} disabled={busy}>
+        {props.again ? i18n.t("state.signInAgain") : i18n.t("state.signIn")}
+      </button>
+      {busy ? (
+        <p class="muted small" role="status">
+          {i18n.t("state.signingIn")}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function StateScreen(props: {
+  screen: Screen;
+  problem?: SignInProblem | null;
+  backendUrl?: string;
+  onRetry?: () => void;
+}) {
+  const { screen } = props;
+  const title =
+    screen === "signed_out"
+      ? i18n.t("state.signedOutTitle")
+      : screen === "revoked"
+        ? i18n.t("state.revokedTitle")
+        : screen === "expired"
+          ? i18n.t("state.expiredTitle")
+          : i18n.t("state.unreachableTitle");
+  const body =
+    screen === "signed_out"
+      ? i18n.t("state.signedOutBody")
+      : screen === "revoked"
+        ? i18n.t("state.revokedBody")
+        : screen === "expired"
+          ? i18n.t("state.expiredBody")
+          : i18n.t("state.unreachableBody", { url: props.backendUrl ?? "" });
+  return (
+    <section class="state" aria-labelledby="state-title" data-screen={screen}>
+      <h2 id="state-title">{title}</h2>
+      <p>{body}</p>
+      {props.problem && screen !== "unreachable" ? (
+        <p class="banner warn" role="alert" data-problem={props.problem}>
+          {PROBLEM_TEXT[props.problem]()}
+        </p>
+      ) : null}
+      {screen === "unreachable" ? (
+        <div class="row">
+          <button type="button" class="primary" onClick={props.onRetry}>
+            {i18n.t("state.retry")}
+          </button>
+          <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>
+            {i18n.t("state.openSettings")}
+          </button>
+        </div>
+      ) : (
+        <SignInButton again={screen !== "signed_out"} />
+      )}
+    </section>
+  );
+}
+
+/** A strip above the content when offline: the content stays (last known state). */
+export function OfflineBanner() {
+  return (
+    <div class="banner warn" role="status" data-screen="offline">
+      <strong>{i18n.t("state.offlineTitle")}</strong>
+      <p class="small">{i18n.t("state.offlineBody")}</p>
+    </div>
+  );
+}

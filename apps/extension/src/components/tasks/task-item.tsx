@@ -1,0 +1,74 @@
+import { i18n } from "#i18n";
+import { useState } from "preact/hooks";
+import { clock, elapsedMs, taskTitle } from "../../lib/format.ts";
+import { send } from "../../lib/messages.ts";
+import { isActive, isCancellable } from "../../lib/snapshot.ts";
+import { errorText, statusText } from "../../lib/texts.ts";
+import type { Task, TaskState } from "../../lib/types.ts";
+import { ResultPlayer } from "./result-player.tsx";
+
+const TONE: Record<TaskState, string> = {
+  queued: "plain",
+  submitting: "busy",
+  waiting: "busy",
+  in_progress: "busy",
+  success: "ok",
+  failure: "bad",
+  rejected: "bad",
+  cancelled: "plain",
+  unknown: "warn",
+};
+
+export function TaskItem(props: { task: Task; now: number }) {
+  const { task, now } = props;
+  const [cancelling, setCancelling] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const time = clock(elapsedMs(task, now));
+  const reason = task.error ?? i18n.t("task.noReason");
+
+  const cancel = () => {
+    setCancelling(true);
+    setProblem(null);
+    send("tasks/cancel", { id: task.id })
+      .catch((error: unknown) => {
+        setProblem(errorText(error));
+      })
+      .finally(() => {
+        setCancelling(false);
+      });
+  };
+
+  return (
+    <li class="card task" data-task-id={task.id} data-status={task.status}>
+      <div class="row spread">
+        <span class="title">{taskTitle(task)}</span>
+        <span class={`pill ${TONE[task.status]}`} role="status">
+          {statusText(task.status)}
+        </span>
+      </div>
+      <p class="small muted">
+        {isActive(task) ? i18n.t("task.elapsed", { time }) : i18n.t("task.took", { time })}
+      </p>
+      {task.status === "queued" ? <p class="small">{i18n.t("task.queuedNote")}</p> : null}
+      {task.status === "unknown" ? <p class="small">{i18n.t("task.unknownNote")}</p> : null}
+      {task.status === "failure" || task.status === "rejected" ? (
+        <p class="small" data-testid="failure-reason">
+          {i18n.t("task.reason", { reason })}
+        </p>
+      ) : null}
+      {task.status === "success" ? <ResultPlayer task={task} now={now} /> : null}
+      {isCancellable(task) ? (
+        <div class="row">
+          <button type="button" class="danger" onClick={cancel} disabled={cancelling}>
+            {cancelling ? i18n.t("task.cancelling") : i18n.t("task.cancel")}
+          </button>
+        </div>
+      ) : null}
+      {problem ? (
+        <p class="small" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,31 @@
+import { i18n } from "#i18n";
+import { BackendUrlForm } from "../../components/settings/backend-url-form.tsx";
+import { RedirectUrlList } from "../../components/settings/redirect-urls.tsx";
+import { WebhookSecretForm } from "../../components/settings/webhook-secret-form.tsx";
+import { useSnapshot } from "../../lib/hooks.ts";
+
+export function OptionsApp() {
+  const { snapshot } = useSnapshot();
+  return (
+    <main class="page">
+      <h1>{i18n.t("settings.title")}</h1>
+      <section class="card" aria-labelledby="backend-title">
+        <h2 id="backend-title">{i18n.t("settings.backend")}</h2>
+        <BackendUrlForm />
+      </section>
+      <section class="card" aria-labelledby="redirect-title">
+        <h2 id="redirect-title">{i18n.t("settings.redirects")}</h2>
+        <p class="small muted">{i18n.t("settings.redirectsHelp")}</p>
+        <RedirectUrlList />
+      </section>
+      <section class="card" aria-labelledby="webhook-title">
+        <h2 id="webhook-title">{i18n.t("settings.webhook")}</h2>
+        {snapshot ? <WebhookSecretForm snapshot={snapshot} /> : null}
+      </section>
+      <section class="card" aria-labelledby="appearance-title">
+        <h2 id="appearance-title">{i18n.t("settings.appearance")}</h2>
+        <p class="small">{i18n.t("settings.appearanceHelp")}</p>
+      </section>
+    </main>
+  );
+}

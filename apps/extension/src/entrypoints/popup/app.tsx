@@ -1,0 +1,5 @@
+import { App } from "../../components/app.tsx";
+
+export function PopupApp() {
+  return <App surface="popup" />;
+}

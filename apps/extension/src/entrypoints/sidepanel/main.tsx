@@ -1,0 +1,4 @@
+import { mount } from "../../lib/mount.tsx";
+import { SidePanelApp } from "./app.tsx";
+
+mount(<SidePanelApp />);

@@ -1,0 +1,113 @@
+import type { AppType } from "@overture/backend/api";
+import { type ClientResponse, hc, parseResponse } from "hono/client";
+import type { Selection, Task, TaskPage } from "../types.ts";
+import { networkError, responseError } from "./http.ts";
+
+export interface ApiOptions {
+  /** Backend origin without a trailing slash. */
+  baseUrl: string;
+  /** Session token; omitted for the sign-in calls. */
+  token?: string | null;
+  fetch?: typeof fetch;
+}
+
+export interface TaskQuery {
+  status?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+/**
+ * Sends one typed request: a network failure becomes `offline` / `backend_unreachable`, a non-2xx
+ * answer an `OvertureError` with the backend's code, a 2xx its typed body.
+ */
+async function ok<T extends ClientResponse<unknown>>(request: () => Promise<T>) {
+  let response: T;
+  try {
+    response = await request();
+  } catch (cause) {
+    throw networkError(cause);
+  }
+  if (!response.ok) throw await responseError(response);
+  return parseResponse(response);
+}
+
+/**
+ * The backend's API as the background uses it, typed by the backend's own routes (`hc<AppType>`).
+ * Every call throws `OvertureError` with a stable code; nothing here retries a POST, so a task
+ * is never submitted twice.
+ */
+export function createApi(options: ApiOptions) {
+  const fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const headers: Record<string, string> = options.token
+    ? { Authorization: `Bearer ${options.token}` }
+    : {};
+  const client = hc<AppType>(baseUrl, { fetch: fetcher, headers });
+  const api = client.api;
+  const ns = (namespace: string) => ({ param: { ns: namespace } });
+  const id = (taskId: string) => ({ param: { id: taskId } });
+
+  return {
+    baseUrl,
+    fetch: fetcher,
+    /** Liveness without a session: tells "backend unreachable" apart before opening a window. */
+    health: () => ok(() => client.healthz.$get()),
+    exchangeCode: (code: string, codeVerifier: string) =>
+      ok(() => client.auth.token.$post({ json: { code, code_verifier: codeVerifier } })),
+    logout: () => ok(() => client.auth.logout.$post()),
+    me: () => ok(() => api.me.$get()),
+    sessions: async () => (await ok(() => api.sessions.$get())).sessions,
+    revokeSession: (sessionId: string) => ok(() => api.sessions[":id"].$delete(id(sessionId))),
+    tokens: async (namespace: string) =>
+      (await ok(() => api.namespaces[":ns"].tokens.$get(ns(namespace)))).tokens,
+    selection: async (): Promise<Selection | null> =>
+      (await ok(() => api.selection.$get())).selection,
+    setSelection: async (selection: { namespace: string; token_id: number }): Promise<Selection> =>
+      (await ok(() => api.selection.$put({ json: selection }))).selection,
+    webhookStatus: (namespace: string) =>
+      ok(() => api.namespaces[":ns"]["webhook-secret"].$get(ns(namespace))),
+    setWebhookSecret: (namespace: string, secret: string) =>
+      ok(() =>
+        api.namespaces[":ns"]["webhook-secret"].$put({ ...ns(namespace), json: { secret } }),
+      ),
+    clearWebhookSecret: (namespace: string) =>
+      ok(() => api.namespaces[":ns"]["webhook-secret"].$delete(ns(namespace))),
+    submitTask: async (params: Record<string, unknown>) =>
+      (await ok(() => api.tasks.$post({ json: params }))) as Task,
+    tasks: async (query: TaskQuery = {}): Promise<TaskPage> => {
+      const q = {
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+        ...(query.limit ? { limit: String(query.limit) } : {}),
+      };
+      return (await ok(() => api.tasks.$get({ query: q }))) as TaskPage;
+    },
+    task: async (taskId: string) => (await ok(() => api.tasks[":id"].$get(id(taskId)))) as Task,
+    cancelTask: async (taskId: string) =>
+      (await ok(() => api.tasks[":id"].cancel.$post(id(taskId)))) as Task,
+    quota: () => ok(() => api.quota.$get()),
+    /** The archived result (not a JSON route): the caller reads the body. */
+    audio: async (taskId: string): Promise<Response> => {
+      const request = new Request(`${baseUrl}/api/tasks/${encodeURIComponent(taskId)}/audio`, {
+        headers,
+      });
+      const response = await fetcher(request).catch((cause: unknown) => {
+        throw networkError(cause);
+      });
+      if (!response.ok) throw await responseError(response);
+      return response;
+    },
+    /** The live event stream request (read by `sse.ts`), resuming after `lastEventId`. */
+    eventsRequest: (lastEventId: string | null): Request =>
+      new Request(`${baseUrl}/api/events`, {
+        headers: {
+          ...headers,
+          Accept: "text/event-stream",
+          ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}),
+        },
+      }),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

@@ -1,0 +1,73 @@
+import { OvertureError } from "../errors.ts";
+import type { SessionGrant } from "../types.ts";
+import type { Api } from "./api.ts";
+
+/** The part of `browser.identity` sign-in needs (a fake in tests). */
+export interface IdentityApi {
+  getRedirectURL(path?: string): string;
+  launchWebAuthFlow(details: { url: string; interactive?: boolean }): Promise<string | undefined>;
+}
+
+export interface SignInDeps {
+  api: Api;
+  identity: IdentityApi;
+  createPkcePair: () => Promise<{ verifier: string; challenge: string }>;
+}
+
+/** The backend URL that starts a sign-in for this redirect URL and PKCE challenge. */
+export function authStartUrl(baseUrl: string, redirectUri: string, challenge: string): string {
+  const url = new URL(`${baseUrl}/auth/start`);
+  url.searchParams.set("redirect_uri", redirectUri);
+  url.searchParams.set("code_challenge", challenge);
+  url.searchParams.set("code_challenge_method", "S256");
+  return url.href;
+}
+
+// Chrome rejects launchWebAuthFlow with this when the first page fails to load (a backend that
+// answers /healthz but not /auth/start, or a refused redirect_uri); a closed window gives
+// "The user did not approve access." instead.
+const PAGE_NOT_LOADED = /could not be loaded/i;
+
+/**
+ * Signs in (DESIGN "Sign-in"): checks the backend answers, makes a PKCE pair, opens the backend's
+ * `/auth/start` in the browser's auth window, reads the hand-off `code` (or `error`) from the
+ * redirect and exchanges it with the verifier for a session. Runs in the background: a popup
+ * closes when the auth window opens. Throws `OvertureError` with `sign_in_denied` (consent
+ * refused), `sign_in_cancelled` (window closed), `sign_in_failed`, `offline` or
+ * `backend_unreachable`.
+ */
+export async function signIn(deps: SignInDeps): Promise<SessionGrant> {
+  await deps.api.health();
+  const { verifier, challenge } = await deps.createPkcePair();
+  const redirectUri = deps.identity.getRedirectURL();
+  let responseUrl: string | undefined;
+  try {
+    responseUrl = await deps.identity.launchWebAuthFlow({
+      url: authStartUrl(deps.api.baseUrl, redirectUri, challenge),
+      interactive: true,
+    });
+  } catch (cause) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    if (PAGE_NOT_LOADED.test(message))
+      throw new OvertureError("sign_in_failed", "The sign-in page could not be loaded.", { cause });
+    throw new OvertureError("sign_in_cancelled", "The sign-in window was closed.", { cause });
+  }
+  if (!responseUrl?.startsWith(redirectUri))
+    throw new OvertureError("sign_in_cancelled", "The sign-in did not come back.");
+  const params = new URL(responseUrl).searchParams;
+  const error = params.get("error");
+  if (error === "access_denied")
+    throw new OvertureError("sign_in_denied", "Access was denied on the consent page.");
+  if (error) throw new OvertureError("sign_in_failed", params.get("error_description") ?? error);
+  const code = params.get("code");
+  if (!code) throw new OvertureError("sign_in_failed", "The sign-in came back without a code.");
+  try {
+    return await deps.api.exchangeCode(code, verifier);
+  } catch (cause) {
+    // A refused hand-off code (expired, used, wrong verifier) is a failed sign-in; an
+    // unreachable backend stays what it is.
+    if (cause instanceof OvertureError && cause.status === 400)
+      throw new OvertureError("sign_in_failed", cause.message, { cause, status: 400 });
+    throw cause;
+  }
+}

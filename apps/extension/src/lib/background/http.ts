@@ -1,0 +1,71 @@
+import { type ErrorCode, type FieldProblem, OvertureError, isErrorCode } from "../errors.ts";
+
+/** Backend error codes that keep their name in the extension. */
+const PASSED_THROUGH: readonly ErrorCode[] = [
+  "unauthenticated",
+  "reauthentication_required",
+  "invalid_parameters",
+  "database_unavailable",
+  "platform_unavailable",
+];
+
+/** Whether the browser believes it is offline (`navigator` is absent in some test runtimes). */
+export function browserOffline(): boolean {
+  return typeof navigator !== "undefined" && !navigator.onLine;
+}
+
+/** A request that never got an answer: offline when the browser says so, else unreachable. */
+export function networkError(cause: unknown): OvertureError {
+  return browserOffline()
+    ? new OvertureError("offline", "The network is offline.", { cause })
+    : new OvertureError("backend_unreachable", "The backend could not be reached.", { cause });
+}
+
+/** Backend codes that mean "not found" in one way or another. */
+const NOT_FOUND = [
+  "not_found",
+  "namespace_not_found",
+  "access_token_not_found",
+  "task_not_found",
+  "not_archived",
+];
+
+/** Turns a backend error response (`{ error, message, fields? }`) into an `OvertureError`. */
+export async function responseError(response: {
+  status: number;
+  json(): Promise<unknown>;
+}): Promise<OvertureError> {
+  const body = (await response.json().catch(() => ({}))) as {
+    error?: unknown;
+    message?: unknown;
+    fields?: FieldProblem[];
+  };
+  const code = typeof body.error === "string" ? body.error : "";
+  const message = typeof body.message === "string" ? body.message : `HTTP ${response.status}`;
+  const status = response.status;
+  const fields = Array.isArray(body.fields) ? body.fields : undefined;
+  if (code === "no_token_selected") return new OvertureError("no_selection", message, { status });
+  if (code === "not_cancellable") return new OvertureError("not_cancellable", message, { status });
+  if (NOT_FOUND.includes(code)) return new OvertureError("not_found", message, { status });
+  if (isErrorCode(code) && PASSED_THROUGH.includes(code))
+    return new OvertureError(code, message, { status, ...(fields ? { fields } : {}) });
+  if (status === 401) return new OvertureError("unauthenticated", message, { status });
+  if (status === 404) return new OvertureError("not_found", message, { status });
+  if (status === 400 && fields)
+    return new OvertureError("invalid_parameters", message, { status, fields });
+  if (status === 502 || status === 503 || status === 504)
+    return new OvertureError("platform_unavailable", message, { status });
+  return new OvertureError("unexpected", code ? `${code}: ${message}` : message, { status });
+}
+
+/** Sends one request; throws `OvertureError` for network failures and non-2xx answers. */
+export async function send(fetcher: typeof fetch, request: Request): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetcher(request);
+  } catch (cause) {
+    throw networkError(cause);
+  }
+  if (!response.ok) throw await responseError(response);
+  return response;
+}

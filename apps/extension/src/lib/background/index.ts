@@ -1,0 +1,59 @@
+import { createPkcePair } from "@overture/core/oauth";
+import { browser } from "wxt/browser";
+import { AUDIO_PORT } from "../audio-transfer.ts";
+import { LIVE_PORT, serveMessages } from "../messages.ts";
+import { serveAudio } from "./audio.ts";
+import { type BackgroundDeps, createContext } from "./context.ts";
+import { createHandlers } from "./handlers.ts";
+import { createLiveHub } from "./live.ts";
+import { NOTIFICATION_PREFIX } from "./notify.ts";
+import { POLL_ALARM } from "./poller.ts";
+import { checkActiveTasks, settle } from "./tasks.ts";
+
+/** The real browser's dependencies. */
+export function browserDeps(): BackgroundDeps {
+  return {
+    fetch: (input, init) => globalThis.fetch(input, init),
+    now: () => Date.now(),
+    identity: {
+      getRedirectURL: (path) => browser.identity.getRedirectURL(path),
+      launchWebAuthFlow: (details) => browser.identity.launchWebAuthFlow(details),
+    },
+    createPkcePair,
+  };
+}
+
+/**
+ * Builds the background and registers its listeners synchronously (an MV3 service worker only
+ * receives events whose listeners exist in its first turn).
+ */
+export function startBackground(deps: BackgroundDeps = browserDeps()) {
+  const ctx = createContext(deps);
+  const live = createLiveHub(ctx);
+  const handlers = createHandlers(ctx, live);
+  const stopServing = serveMessages(handlers);
+
+  browser.runtime.onConnect.addListener((port) => {
+    if (port.name === LIVE_PORT) live.connect(port);
+    else if (port.name === AUDIO_PORT) serveAudio(ctx, port);
+  });
+
+  browser.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name !== POLL_ALARM || live.isLive()) return;
+    void checkActiveTasks(ctx).catch(() => undefined);
+  });
+
+  browser.notifications.onClicked.addListener((id) => {
+    if (!id.startsWith(NOTIFICATION_PREFIX)) return;
+    void browser.tabs.create({ url: browser.runtime.getURL("/sidepanel.html") });
+    void browser.notifications.clear(id);
+  });
+
+  // After a browser restart or an update: badge and alarm from the last known tasks.
+  const restored = ctx.store
+    .read()
+    .then((snapshot) => settle(snapshot.tasks, snapshot.tasks))
+    .catch(() => undefined);
+
+  return { ctx, live, handlers, restored, stop: stopServing };
+}

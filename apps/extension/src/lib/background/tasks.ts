@@ -1,0 +1,54 @@
+import { activeCount, isActive, mergeTasks, newlyFinished } from "../snapshot.ts";
+import type { Task } from "../types.ts";
+import { showActiveCount } from "./badge.ts";
+import type { Context } from "./context.ts";
+import { notifyFinished } from "./notify.ts";
+import { schedulePolling } from "./poller.ts";
+
+/**
+ * Applies fresh task rows (from a live event, an alarm check or a request) to the snapshot, then
+ * does what a change implies: the badge count, one notification per task that just finished, and
+ * the polling alarm while anything is still active.
+ */
+export async function applyTasks(ctx: Context, fresh: readonly Task[]): Promise<void> {
+  const { before, after } = await ctx.store.update((s) => ({
+    ...s,
+    tasks: mergeTasks(s.tasks, fresh),
+  }));
+  await settle(before.tasks, after.tasks);
+  // A task that ended freed a slot (or a queued one took it): the quota shown must follow.
+  if (activeCount(before.tasks) !== activeCount(after.tasks)) await refreshQuota(ctx);
+}
+
+async function refreshQuota(ctx: Context): Promise<void> {
+  const quota = await ctx.call((api) => api.quota()).catch(() => null);
+  if (quota) await ctx.store.update((s) => ({ ...s, quota }));
+}
+
+/** Badge, notifications and alarm for a change of the task list from `before` to `after`. */
+export async function settle(before: readonly Task[], after: readonly Task[]): Promise<void> {
+  const active = activeCount(after);
+  await showActiveCount(active);
+  for (const task of newlyFinished(before, after)) await notifyFinished(task);
+  await schedulePolling(active > 0);
+}
+
+/**
+ * Re-reads every active task from the backend (the alarm's work when no view keeps the live
+ * stream open). Tasks the backend no longer knows are left as they were.
+ */
+export async function checkActiveTasks(ctx: Context): Promise<void> {
+  const snapshot = await ctx.store.read();
+  const active = snapshot.tasks.filter(isActive);
+  if (active.length === 0) {
+    await settle(snapshot.tasks, snapshot.tasks);
+    return;
+  }
+  const fresh = await ctx.call(async (api) => {
+    const rows = await Promise.all(active.map((task) => api.task(task.id).catch(() => null)));
+    return rows.filter((row): row is Task => row !== null);
+  });
+  const quota = await ctx.call((api) => api.quota()).catch(() => null);
+  if (quota) await ctx.store.update((s) => ({ ...s, quota }));
+  await applyTasks(ctx, fresh);
+}

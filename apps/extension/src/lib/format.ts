@@ -1,0 +1,43 @@
+import { i18n } from "#i18n";
+import type { Task } from "./types.ts";
+
+const TITLE_LENGTH = 60;
+
+/** A task's name for a person: the start of its prompt. */
+export function taskTitle(task: Task): string {
+  const prompt = typeof task.params.prompt === "string" ? task.params.prompt.trim() : "";
+  if (!prompt) return i18n.t("task.untitled");
+  const chars = Array.from(prompt);
+  return chars.length > TITLE_LENGTH ? `${chars.slice(0, TITLE_LENGTH - 1).join("")}…` : prompt;
+}
+
+/** Whether the platform's result link still works, and for how long. */
+export function linkState(task: Task, now: number): { valid: boolean; remainingMs: number | null } {
+  if (!task.file_url) return { valid: false, remainingMs: null };
+  if (!task.file_expires_at) return { valid: true, remainingMs: null };
+  const remainingMs = Date.parse(task.file_expires_at) - now;
+  return { valid: remainingMs > 0, remainingMs: Math.max(0, remainingMs) };
+}
+
+/** Time a task has run (or ran): from creation to its end, or to now while it is active. */
+export function elapsedMs(task: Task, now: number): number {
+  const end = task.finished_at ? Date.parse(task.finished_at) : now;
+  return Math.max(0, end - Date.parse(task.created_at));
+}
+
+/** `m:ss`, or `h:mm:ss` past an hour. */
+export function clock(ms: number): string {
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+/** A coarse remaining time: "23 h", "45 min", "under a minute". */
+export function remaining(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return i18n.t("time.underMinute");
+  if (minutes < 60) return i18n.t("time.minutes", { count: minutes });
+  return i18n.t("time.hours", { count: Math.floor(minutes / 60) });
+}

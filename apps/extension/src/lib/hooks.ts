@@ -1,0 +1,105 @@
+import { useEffect, useState } from "preact/hooks";
+import { browser } from "wxt/browser";
+import { LIVE_PORT, send } from "./messages.ts";
+import type { Snapshot } from "./snapshot.ts";
+import { snapshotItem } from "./storage.ts";
+
+/**
+ * The snapshot for a view: the stored one first (no network wait, so the popup has content at
+ * once), then whatever the background writes, live. Asks the background for a refresh on mount.
+ * `null` only until storage answers (a few milliseconds).
+ */
+export function useSnapshot(): {
+  snapshot: Snapshot | null;
+  refreshing: boolean;
+  refresh: () => void;
+} {
+  const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
+  const [refreshing, setRefreshing] = useState(false);
+
+  const refresh = () => {
+    setRefreshing(true);
+    send("state/refresh")
+      .then(setSnapshot)
+      .catch(() => undefined)
+      .finally(() => {
+        setRefreshing(false);
+      });
+  };
+
+  useEffect(() => {
+    let alive = true;
+    void snapshotItem.getValue().then((stored) => {
+      if (alive) setSnapshot((current) => current ?? stored);
+    });
+    const unwatch = snapshotItem.watch((next) => {
+      setSnapshot(next);
+    });
+    refresh();
+    return () => {
+      alive = false;
+      unwatch();
+    };
+  }, []);
+
+  return { snapshot, refreshing, refresh };
+}
+
+/** Keeps the background's live stream open while the view is open, reconnecting if it restarts. */
+export function useLivePort(enabled: boolean): void {
+  useEffect(() => {
+    if (!enabled) return;
+    let port: ReturnType<typeof browser.runtime.connect> | null = null;
+    let closed = false;
+    const open = () => {
+      port = browser.runtime.connect({ name: LIVE_PORT });
+      // A service worker that was stopped drops the Port; the view opens a new one.
+      port.onDisconnect.addListener(() => {
+        if (!closed) setTimeout(open, 1_000);
+      });
+    };
+    open();
+    // A message now and then resets the service worker's idle timer while the stream is open.
+    const ping = setInterval(() => port?.postMessage({ ping: true }), 20_000);
+    return () => {
+      closed = true;
+      clearInterval(ping);
+      port?.disconnect();
+    };
+  }, [enabled]);
+}
+
+/** The current time, updated every `everyMs` (for elapsed and expiry texts). */
+export function useNow(everyMs = 1_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => {
+      setNow(Date.now());
+    }, everyMs);
+    return () => {
+      clearInterval(timer);
+    };
+  }, [everyMs]);
+  return now;
+}
+
+/** Whether the browser is online; calls `onBack` when the connection returns. */
+export function useOnline(onBack: () => void): boolean {
+  const [online, setOnline] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const up = () => {
+      setOnline(true);
+      onBack();
+    };
+    const down = () => {
+      setOnline(false);
+    };
+    window.addEventListener("online", up);
+    window.addEventListener("offline", down);
+    return () => {
+      window.removeEventListener("online", up);
+      window.removeEventListener("offline", down);
+    };
+  }, []);
+  return online;
+}

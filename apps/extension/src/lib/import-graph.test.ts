@@ -1,0 +1,62 @@
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(process.cwd(), "src");
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\s*\(?\s*["']([^"']+)["']/g;
+
+/** Every module and package reachable from an entry through its imports (relative ones followed). */
+function reach(entry: string): { files: string[]; packages: string[] } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [resolve(ROOT, entry)];
+  for (let file = queue.pop(); file; file = queue.pop()) {
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
+      const specifier = match[1] ?? match[2] ?? "";
+      if (specifier.startsWith(".")) queue.push(resolve(dirname(file), specifier));
+      else packages.add(specifier);
+    }
+  }
+  return { files: [...files].map((f) => f.slice(ROOT.length + 1)), packages: [...packages] };
+}
+
+const VIEWS = [
+  "entrypoints/popup/main.tsx",
+  "entrypoints/sidepanel/main.tsx",
+  "entrypoints/options/main.tsx",
+];
+const ALLOWED_CORE = ["@overture/core/music", "@overture/core/task", "@overture/core/form"];
+
+describe.each(VIEWS)("the %s bundle", (entry) => {
+  it("imports only core's zod-free subpaths (./music, ./task, ./form) and no zod or hono", () => {
+    const { packages } = reach(entry);
+    const core = packages.filter((p) => p.startsWith("@overture/"));
+    expect(core.filter((p) => !ALLOWED_CORE.includes(p))).toEqual([]);
+    expect(packages.filter((p) => p === "zod" || p.startsWith("hono"))).toEqual([]);
+  });
+
+  it("never reaches the background's modules, where the session token lives", () => {
+    expect(reach(entry).files.filter((f) => f.startsWith("lib/background/"))).toEqual([]);
+  });
+
+  it("never reaches test-only modules", () => {
+    expect(
+      reach(entry).files.filter((f) => f.startsWith("testing/") || f.includes(".test.")),
+    ).toEqual([]);
+  });
+});
+
+describe("the background bundle", () => {
+  it("reaches the background's modules (the graph is really followed)", () => {
+    expect(reach("entrypoints/background.ts").files).toContain("lib/background/session-store.ts");
+  });
+
+  it("never reaches test-only modules", () => {
+    expect(
+      reach("entrypoints/background.ts").files.filter((f) => f.startsWith("testing/")),
+    ).toEqual([]);
+  });
+});

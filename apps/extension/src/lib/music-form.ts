@@ -1,0 +1,100 @@
+import {
+  MUSIC_DEFAULTS,
+  MUSIC_FIELDS,
+  type MusicFieldError,
+  type MusicParams,
+} from "@overture/core/music";
+import type { DraftValue } from "./storage.ts";
+
+export type FieldName = keyof MusicParams;
+export type FormValues = Record<FieldName, DraftValue>;
+
+/** Fields shown up front; every other field of spec 4.6 is in "Advanced", in the spec's order. */
+export const BASIC_FIELDS = [
+  "prompt",
+  "lyrics",
+  "duration",
+] as const satisfies readonly FieldName[];
+export const ADVANCED_FIELDS = (Object.keys(MUSIC_FIELDS) as FieldName[]).filter(
+  (name) => !(BASIC_FIELDS as readonly string[]).includes(name),
+);
+
+/** The form's starting values: the documented defaults, then the remembered draft on top. */
+export function initialValues(draft: Record<string, DraftValue>): FormValues {
+  const values: Record<string, DraftValue> = { ...MUSIC_DEFAULTS };
+  for (const name of Object.keys(MUSIC_FIELDS)) {
+    const remembered = draft[name];
+    if (remembered !== undefined) values[name] = remembered;
+  }
+  return values as FormValues;
+}
+
+/** The values a form holds, as the payload core validates and the backend receives. */
+export function toPayload(values: FormValues): Record<string, unknown> {
+  return { ...values };
+}
+
+/** The first problem per field, for inline messages. */
+export function errorsByField(
+  errors: readonly MusicFieldError[],
+): Partial<Record<string, MusicFieldError>> {
+  const byField: Partial<Record<string, MusicFieldError>> = {};
+  for (const error of errors) byField[error.field] ??= error;
+  return byField;
+}
+
+export interface Preset {
+  id: "lofi" | "orchestral" | "chineseRap";
+  values: Partial<Record<FieldName, DraftValue>>;
+}
+
+const RAP_LYRICS = `[verse]
+霓虹灯下我把节拍点亮
+旧街口的风吹散了迷惘
+一笔一画写下心里的光
+每个字都踩在鼓点上
+
+[chorus]
+跟我一起唱 把音量放大
+这座城市为我们留盏灯吧
+不怕路再长 梦不会停下
+我们的故事 才刚刚出发`;
+
+/**
+ * A few starting points. Each sets the whole form (other fields return to their defaults), so a
+ * preset always sounds the same whatever was set before.
+ */
+export const PRESETS: readonly Preset[] = [
+  {
+    id: "lofi",
+    values: {
+      prompt:
+        "lo-fi hip hop, mellow Rhodes piano, vinyl crackle, soft boom-bap drums, warm bass, 80 BPM, relaxed",
+      lyrics: "",
+      duration: 90,
+    },
+  },
+  {
+    id: "orchestral",
+    values: {
+      prompt:
+        "cinematic orchestral, soaring strings, french horns, timpani, choir, epic build, 100 BPM",
+      lyrics: "",
+      duration: 120,
+      infer_steps: 60,
+    },
+  },
+  {
+    id: "chineseRap",
+    values: {
+      prompt: "Chinese rap, hip hop, punchy 808 bass, trap hi-hats, confident male vocal, 95 BPM",
+      lyrics: RAP_LYRICS,
+      duration: 60,
+      lora_name: "ACE-Step-v1-chinese-rap-LoRA",
+    },
+  },
+];
+
+export function applyPreset(preset: Preset): FormValues {
+  return { ...initialValues({}), ...preset.values };
+}

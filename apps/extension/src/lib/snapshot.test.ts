@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { task } from "../testing/fixtures.ts";
+import { SNAPSHOT_TASK_LIMIT, activeCount, mergeTasks, newlyFinished } from "./snapshot.ts";
+
+describe("task list merging", () => {
+  it("orders tasks newest first", () => {
+    const old = task({ id: "a", created_at: "2025-01-01T09:00:00.000Z" });
+    const recent = task({ id: "b", created_at: "2025-01-01T11:00:00.000Z" });
+    expect(mergeTasks([old], [recent]).map((t) => t.id)).toEqual(["b", "a"]);
+  });
+
+  it("replaces a task with a newer row of it", () => {
+    const merged = mergeTasks(
+      [task({ status: "waiting" })],
+      [task({ status: "in_progress", updated_at: "2025-01-01T10:01:00.000Z" })],
+    );
+    expect(merged.map((t) => t.status)).toEqual(["in_progress"]);
+  });
+
+  it("keeps the known row when the fresh one is older", () => {
+    const merged = mergeTasks(
+      [task({ status: "success", updated_at: "2025-01-01T10:09:00.000Z" })],
+      [task({ status: "in_progress", updated_at: "2025-01-01T10:01:00.000Z" })],
+    );
+    expect(merged.map((t) => t.status)).toEqual(["success"]);
+  });
+
+  it(`keeps at most ${SNAPSHOT_TASK_LIMIT} tasks`, () => {
+    const many = Array.from({ length: SNAPSHOT_TASK_LIMIT + 5 }, (_, i) =>
+      task({ id: `t${i}`, created_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() }),
+    );
+    const merged = mergeTasks([], many);
+    expect(merged).toHaveLength(SNAPSHOT_TASK_LIMIT);
+    expect(merged[0]?.id).toBe(`t${SNAPSHOT_TASK_LIMIT + 4}`);
+  });
+});
+
+describe("finished tasks and the active count", () => {
+  it("lists a task that went from active to final", () => {
+    expect(
+      newlyFinished([task({ status: "in_progress" })], [task({ status: "failure" })]).map(
+        (t) => t.id,
+      ),
+    ).toEqual(["t1"]);
+  });
+
+  it("does not list a task that was already final", () => {
+    expect(newlyFinished([task({ status: "success" })], [task({ status: "success" })])).toEqual([]);
+  });
+
+  it("does not list a task seen for the first time already final (nothing was watched)", () => {
+    expect(newlyFinished([], [task({ status: "success" })])).toEqual([]);
+  });
+
+  it("counts an unknown outcome as final, not active", () => {
+    expect(activeCount([task({ status: "unknown" }), task({ id: "t2", status: "queued" })])).toBe(
+      1,
+    );
+  });
+});

@@ -1,0 +1,99 @@
+import type { Quota, Selection, Task, TaskState, User } from "./types.ts";
+
+/** Where the person stands with the backend. */
+export type AuthState = "signed_out" | "signed_in" | "revoked" | "expired";
+/** Whether the last call reached the backend. */
+export type Connectivity = "online" | "offline" | "unreachable";
+/** Why the last sign-in did not finish. */
+export type SignInProblem = "denied" | "cancelled" | "failed" | "unreachable";
+
+/**
+ * Everything a view needs to render at once, written by the background after every refresh and
+ * event, read by views from storage before any network call (the popup shows it immediately).
+ */
+export interface Snapshot {
+  auth: AuthState;
+  user: User | null;
+  signInProblem: SignInProblem | null;
+  connectivity: Connectivity;
+  selection: Selection | null;
+  tasks: Task[];
+  nextCursor: string | null;
+  quota: Quota | null;
+  /** Whether the selected account has a webhook secret (live callbacks) or polling only. */
+  webhookConfigured: boolean | null;
+  updatedAt: number;
+}
+
+export const EMPTY_SNAPSHOT: Snapshot = {
+  auth: "signed_out",
+  user: null,
+  signInProblem: null,
+  connectivity: "online",
+  selection: null,
+  tasks: [],
+  nextCursor: null,
+  quota: null,
+  webhookConfigured: null,
+  updatedAt: 0,
+};
+
+/** How many tasks the snapshot keeps; older ones are fetched page by page. */
+export const SNAPSHOT_TASK_LIMIT = 50;
+
+/** States a task can still leave on its own: the badge counts these. */
+export const ACTIVE_STATES: readonly TaskState[] = [
+  "queued",
+  "submitting",
+  "waiting",
+  "in_progress",
+];
+/** States the person can cancel from (the platform's two, plus the backend's local queue). */
+export const CANCELLABLE_STATES: readonly TaskState[] = ["queued", "waiting", "in_progress"];
+/** States that end a task for the person: a notification is due when one is reached. */
+export const FINAL_STATES: readonly TaskState[] = [
+  "success",
+  "failure",
+  "cancelled",
+  "rejected",
+  "unknown",
+];
+
+export const isActive = (task: Task): boolean => ACTIVE_STATES.includes(task.status);
+export const isFinal = (task: Task): boolean => FINAL_STATES.includes(task.status);
+export const isCancellable = (task: Task): boolean => CANCELLABLE_STATES.includes(task.status);
+
+/** Whether the selected account's quota is known to be used up. */
+export const quotaFull = (quota: Quota | null): boolean => quota?.available === 0;
+
+/** Number of tasks still running or waiting. */
+export function activeCount(tasks: readonly Task[]): number {
+  return tasks.filter(isActive).length;
+}
+
+/** Newest first by creation time, ties by id so the order is stable. */
+function newestFirst(a: Task, b: Task): number {
+  return b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
+}
+
+/**
+ * Merges fresh task rows into the known list: a row replaces the known one unless it is older
+ * (`updated_at`), so a late page never undoes a live event.
+ */
+export function mergeTasks(known: readonly Task[], fresh: readonly Task[]): Task[] {
+  const byId = new Map(known.map((task) => [task.id, task]));
+  for (const task of fresh) {
+    const current = byId.get(task.id);
+    if (!current || current.updated_at <= task.updated_at) byId.set(task.id, task);
+  }
+  return [...byId.values()].sort(newestFirst).slice(0, SNAPSHOT_TASK_LIMIT);
+}
+
+/** Tasks that were active before and are final now: each deserves one notification. */
+export function newlyFinished(before: readonly Task[], after: readonly Task[]): Task[] {
+  const previous = new Map(before.map((task) => [task.id, task]));
+  return after.filter((task) => {
+    const old = previous.get(task.id);
+    return old !== undefined && isActive(old) && isFinal(task);
+  });
+}

@@ -1,0 +1,54 @@
+import { DEFAULT_BACKEND_URL } from "./extension-identity.ts";
+import { EMPTY_SNAPSHOT, type Snapshot } from "./snapshot.ts";
+import { defineVersionedItem } from "./versioned-item.ts";
+
+/**
+ * Storage items views may read. The session token is not here: it lives in
+ * `background/session-store.ts`, which only the background imports.
+ */
+
+/** Backend origin, no trailing slash. v1. */
+export const backendUrlItem = defineVersionedItem<string>("local:backendUrl", {
+  fallback: DEFAULT_BACKEND_URL,
+  version: 1,
+});
+
+/** Last known state for instant rendering. v1. */
+export const snapshotItem = defineVersionedItem<Snapshot>("local:snapshot", {
+  fallback: EMPTY_SNAPSHOT,
+  version: 1,
+});
+
+/** A form value as a control holds it: text for numbers while typing, booleans for switches. */
+export type DraftValue = string | number | boolean;
+
+/** The compose form's last settings. */
+export interface ComposeDraft {
+  values: Record<string, DraftValue>;
+  preset: string | null;
+}
+
+export const EMPTY_DRAFT: ComposeDraft = { values: {}, preset: null };
+
+/**
+ * v1 (pre-release builds) stored the form values as a flat record. v2 wraps them with the chosen
+ * preset. Anything that is not a record of form values is refused rather than replaced.
+ */
+export function migrateDraftV2(old: unknown): ComposeDraft {
+  if (typeof old !== "object" || old === null || Array.isArray(old))
+    throw new TypeError("compose draft v1 must be an object of form values");
+  const values: Record<string, DraftValue> = {};
+  for (const [name, value] of Object.entries(old)) {
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean")
+      throw new TypeError(`compose draft v1 field "${name}" is not a form value`);
+    values[name] = value;
+  }
+  return { values, preset: null };
+}
+
+/** The compose form's last settings. v2 (see {@link migrateDraftV2}). */
+export const composeDraftItem = defineVersionedItem<ComposeDraft>("local:composeDraft", {
+  fallback: EMPTY_DRAFT,
+  version: 2,
+  migrations: { 2: migrateDraftV2 },
+});

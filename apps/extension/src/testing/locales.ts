@@ -1,0 +1,36 @@
+// Test-only: the real locale files, served through a fake `browser.i18n.getMessage` so tests
+// render exactly what a browser in that language shows.
+import { join } from "node:path";
+import { generateChromeMessages, parseMessagesFile } from "@wxt-dev/i18n/build";
+
+export type Locale = "en" | "zh_CN";
+
+const cache = new Map<Locale, Record<string, { message: string }>>();
+
+export async function loadLocale(locale: Locale): Promise<Record<string, { message: string }>> {
+  let messages = cache.get(locale);
+  if (!messages) {
+    // Vitest runs from the package folder (vitest.config.ts).
+    const file = join(process.cwd(), "src/locales", `${locale}.yml`);
+    messages = generateChromeMessages(await parseMessagesFile(file));
+    cache.set(locale, messages);
+  }
+  return messages;
+}
+
+/** Chrome's getMessage: `$1`…`$9` substitutions, `$$` for a dollar sign, "" when missing. */
+export function chromeGetMessage(messages: Record<string, { message: string }>) {
+  return (key: string, substitutions?: string | string[]): string => {
+    const entry = messages[key];
+    if (!entry) return "";
+    const subs =
+      substitutions === undefined
+        ? []
+        : Array.isArray(substitutions)
+          ? substitutions
+          : [substitutions];
+    return entry.message.replace(/\$(\$|[1-9])/g, (_, what: string) =>
+      what === "$" ? "$" : (subs[Number(what) - 1] ?? ""),
+    );
+  };
+}

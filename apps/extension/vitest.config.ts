@@ -1,0 +1,14 @@
+import preact from "@preact/preset-vite";
+import { testDefaults } from "@overture/vitest-config";
+import { defineConfig } from "vitest/config";
+import { WxtVitest } from "wxt/testing/vitest-plugin";
+
+export default defineConfig({
+  plugins: [WxtVitest(), preact()],
+  test: {
+    ...testDefaults,
+    include: ["src/**/*.test.ts", "src/**/*.test.tsx"],
+    environment: "happy-dom",
+    setupFiles: ["./src/testing/setup.ts"],
+  },
+});
