@@ -1,0 +1,26 @@
+import type { Hook } from "@hono/zod-openapi";
+import type { Env } from "hono";
+import type { SessionContext } from "./services/sessions.ts";
+
+/** Hono context variables shared by every router. */
+export interface AppEnv extends Env {
+  Variables: {
+    requestId: string;
+    /** Set by the session middleware on `/api/*` and `/auth/logout`. */
+    session: SessionContext;
+  };
+}
+
+/** Turns a failed request validation into one 400 body listing every field problem. */
+export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
+  if (result.success) return;
+  const fields = result.error.issues.map((issue) => ({
+    field: issue.path.join(".") || result.target,
+    message: issue.message,
+  }));
+  const summary = fields.map((f) => `${f.field}: ${f.message}`).join("; ");
+  return c.json(
+    { error: "invalid_request", message: `Invalid ${result.target}: ${summary}`, fields },
+    400,
+  );
+};

@@ -1,0 +1,60 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { type AppEnv, validationHook } from "./app-env.ts";
+import type { AppDeps } from "./deps.ts";
+import { errorHandler } from "./middleware/error-handler.ts";
+import { requestContext } from "./middleware/request-context.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
+import { docsPage, type OpenApiDocument } from "./routes/docs/docs.page.ts";
+import { healthRouter } from "./routes/health/health.handlers.ts";
+import { eventsRouter } from "./routes/events/events.handlers.ts";
+import { quotaRouter } from "./routes/quota/quota.handlers.ts";
+import { rejectionsRouter } from "./routes/rejections/rejections.handlers.ts";
+import { tasksRouter } from "./routes/tasks/tasks.handlers.ts";
+import { webhooksRouter } from "./routes/webhooks/webhooks.handlers.ts";
+import { extensionCorsRoutes } from "./middleware/cors.ts";
+import { accountRouter } from "./routes/account/account.handlers.ts";
+import { authRouter } from "./routes/auth/auth.handlers.ts";
+import { credentialsRouter } from "./routes/credentials/credentials.handlers.ts";
+
+/**
+ * Builds the backend's HTTP app from injected dependencies. Pure: opens nothing and starts no
+ * timers, so tests call `app.request()` in-process; `backend.ts` owns the runtime around it.
+ */
+export function createApp(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use(requestContext(deps.logger, deps.metrics));
+  app.use(securityHeaders());
+  app.onError(errorHandler(deps.logger));
+  app.notFound((c) =>
+    c.json({ error: "not_found", message: `No route for ${c.req.method} ${c.req.path}` }, 404),
+  );
+
+  const routes = app
+    .route("/", healthRouter(deps))
+    .route("/", extensionCorsRoutes(deps.config.extension.origins))
+    .route("/", authRouter(deps))
+    .route("/", accountRouter(deps))
+    .route("/", credentialsRouter(deps))
+    .route("/", tasksRouter(deps))
+    .route("/", quotaRouter(deps))
+    .route("/", eventsRouter(deps))
+    .route("/", webhooksRouter(deps))
+    .route("/", rejectionsRouter(deps));
+
+  const documentInfo = {
+    openapi: "3.1.0",
+    info: {
+      title: "Overture backend",
+      version: "0.1.0",
+      description: "The OAuth confidential client behind the Overture extension.",
+    },
+  };
+  app.doc31("/openapi.json", documentInfo);
+  app.get("/docs", (c) =>
+    c.html(docsPage(app.getOpenAPI31Document(documentInfo) as OpenApiDocument)),
+  );
+  return routes;
+}
+
+/** The backend's route types, for the extension's typed client (`hono/client`). */
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,97 @@
+import { createPlatformClient } from "@overture/core/client";
+import { createApp } from "./app.ts";
+import { openDatabase, type Database } from "./db/client.ts";
+import type { AppDeps, BaseDeps, PlatformClient } from "./deps.ts";
+import type { Config } from "./env.ts";
+import { type Clock, systemClock } from "./lib/clock.ts";
+import { createLogger, type Logger } from "./lib/logger.ts";
+import { createMetrics } from "./lib/metrics.ts";
+import { createVault } from "./lib/vault.ts";
+import { createServices } from "./services/index.ts";
+
+export interface BackendOverrides {
+  database?: Database;
+  clock?: Clock;
+  logger?: Logger;
+  /** `fetch` the platform client uses (tests route it to an in-process emulator). */
+  fetch?: typeof fetch;
+  platform?: PlatformClient;
+  /** Skip background workers (reconciler, queue drain); tests drive them by hand. */
+  workers?: boolean;
+}
+
+export interface Backend {
+  app: ReturnType<typeof createApp>;
+  deps: AppDeps;
+  /** Starts background workers (reconciler, queue, event fan-out). */
+  start(): Promise<void>;
+  /** Stops workers, finishes in-flight work, closes streams and the database. */
+  stop(): Promise<void>;
+}
+
+/** Opens the database, applies migrations and builds the app with every service wired. */
+export async function createBackend(
+  config: Config,
+  overrides: BackendOverrides = {},
+): Promise<Backend> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const database = overrides.database ?? (await openDatabase(config.database));
+  const lifecycle = { migrated: false, shuttingDown: false };
+  await database.migrate();
+  lifecycle.migrated = true;
+
+  const clock = overrides.clock ?? systemClock;
+  const base: BaseDeps = {
+    config,
+    database,
+    db: database.db,
+    clock,
+    fetch: overrides.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    logger,
+    metrics: createMetrics(),
+    vault: createVault(config.encryptionKeys),
+    lifecycle,
+    platform:
+      overrides.platform ??
+      createPlatformClient({
+        baseUrl: config.platform.baseUrl,
+        apiUrl: config.platform.apiUrl,
+        clientId: config.platform.clientId,
+        clientSecret: config.platform.clientSecret,
+        clientAuth: config.platform.clientAuth,
+        now: () => clock.now(),
+        ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
+      }),
+  };
+  const deps: AppDeps = { ...base, services: createServices(base) };
+  const app = createApp(deps);
+  const workers = (Object.values(deps.services) as unknown[]).filter(isWorker);
+
+  return {
+    app,
+    deps,
+    async start() {
+      if (overrides.workers === false) return;
+      for (const worker of workers) await worker.start();
+    },
+    async stop() {
+      lifecycle.shuttingDown = true;
+      for (const worker of [...workers].reverse()) await worker.stop();
+      if (!overrides.database) await database.close();
+    },
+  };
+}
+
+interface Worker {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function isWorker(service: unknown): service is Worker {
+  return (
+    typeof service === "object" &&
+    service !== null &&
+    typeof (service as Partial<Worker>).start === "function" &&
+    typeof (service as Partial<Worker>).stop === "function"
+  );
+}

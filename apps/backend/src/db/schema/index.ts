@@ -1,0 +1,4 @@
+export * from "./users.ts";
+export * from "./auth.ts";
+export * from "./credentials.ts";
+export * from "./tasks.ts";

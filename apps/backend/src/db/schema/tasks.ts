@@ -1,0 +1,159 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./users.ts";
+
+/**
+ * Where a task is in its life. The platform's five statuses (spec 2.6) plus Overture's own:
+ * `queued` (kept locally until quota frees), `submitting` (a submit is in flight), `rejected`
+ * (the platform refused the submit with a 4xx), `unknown` (a submit failed ambiguously: it may or
+ * may not exist on the platform, so it is never retried blindly).
+ */
+export const TASK_STATES = [
+  "queued",
+  "submitting",
+  "rejected",
+  "unknown",
+  "waiting",
+  "in_progress",
+  "success",
+  "failure",
+  "cancelled",
+] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    namespace: text("namespace").notNull(),
+    tokenId: bigint("token_id", { mode: "number" }).notNull(),
+    status: text("status", { enum: TASK_STATES }).notNull(),
+    platformTaskId: text("platform_task_id").unique(),
+    /** SHA-256 of the per-task key carried in the callback URL's `k` parameter. */
+    webhookKeyHash: text("webhook_key_hash").unique(),
+    webhookExpected: boolean("webhook_expected").notNull().default(false),
+    params: jsonb("params").notNull(),
+    output: jsonb("output"),
+    usageInfo: jsonb("usage_info"),
+    error: text("error"),
+    /** A status string the platform sent that the spec does not list (kept, never applied). */
+    unknownStatus: text("unknown_status"),
+    fileUrl: text("file_url"),
+    fileExpiresAt: timestamp("file_expires_at", { withTimezone: true }),
+    archivePath: text("archive_path"),
+    /** `pending` while the result file still has to be downloaded into ARCHIVE_DIR. */
+    archiveStatus: text("archive_status", { enum: ["pending", "archived", "failed"] }),
+    archiveContentType: text("archive_content_type"),
+    archiveBytes: bigint("archive_bytes", { mode: "number" }),
+    archiveAttempts: integer("archive_attempts").notNull().default(0),
+    /** When the archiver may next try (also its lease while it downloads). */
+    archiveNextAt: timestamp("archive_next_at", { withTimezone: true }),
+    cancelRequestedAt: timestamp("cancel_requested_at", { withTimezone: true }),
+    /** When the current submit attempt began: a `submitting` row much older than this was orphaned by a crash. */
+    submitStartedAt: timestamp("submit_started_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Last time the platform told us anything about this task (webhook or poll). */
+    lastEventAt: timestamp("last_event_at", { withTimezone: true }),
+    /** When the reconciler should poll next; null once terminal. */
+    nextPollAt: timestamp("next_poll_at", { withTimezone: true }),
+    pollCount: integer("poll_count").notNull().default(0),
+    /** Consecutive failed polls (exponential back-off); reset by any successful report. */
+    pollErrors: integer("poll_errors").notNull().default(0),
+  },
+  (t) => [
+    // Keyset pages of `GET /api/tasks`: newest first, ties broken by id. NULLS FIRST is what a
+    // plain `ORDER BY … DESC` means; with drizzle's default NULLS LAST the planner sorts instead.
+    index("tasks_user_created_idx").on(
+      t.userId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("tasks_poll_idx")
+      .on(t.nextPollAt)
+      .where(sql`${t.nextPollAt} is not null`),
+    index("tasks_queued_idx")
+      .on(t.userId, t.namespace, t.createdAt)
+      .where(sql`${t.status} = 'queued'`),
+    index("tasks_submitting_idx")
+      .on(t.submitStartedAt)
+      .where(sql`${t.status} = 'submitting'`),
+    index("tasks_archive_idx")
+      .on(t.archiveNextAt)
+      .where(sql`${t.archiveStatus} = 'pending'`),
+  ],
+);
+
+/** Webhook deliveries accepted, one row per `event_id` (spec 6 rule 3: idempotent receiver). */
+export const webhookEvents = pgTable("webhook_events", {
+  eventId: text("event_id").primaryKey(),
+  taskId: uuid("task_id")
+    .notNull()
+    .references(() => tasks.id, { onDelete: "cascade" }),
+  status: text("status").notNull(),
+  signedAt: bigint("signed_at", { mode: "number" }).notNull(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const TASK_EVENT_SOURCES = ["api", "webhook", "poll", "queue", "worker"] as const;
+export type TaskEventSource = (typeof TASK_EVENT_SOURCES)[number];
+
+/**
+ * Every accepted change of a task, numbered. The id is what `/api/events` sends as the SSE id and
+ * what `Last-Event-ID` resumes from; ids are assigned in commit order (see services/events).
+ */
+export const taskEvents = pgTable(
+  "task_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    taskId: uuid("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    status: text("status").notNull(),
+    source: text("source", { enum: TASK_EVENT_SOURCES }).notNull(),
+    /** The task's JSON (`toTaskJson`) right after the change: live-event fan-out and replay read
+     * only this row, never the task. */
+    payload: jsonb("payload").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("task_events_user_idx").on(t.userId, t.id)],
+);
+
+/** Webhook deliveries refused, with the reason, for the owner's troubleshooting (spec 6 rule 5). */
+export const webhookRejections = pgTable(
+  "webhook_rejections",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: bigint("user_id", { mode: "number" }).references(() => users.id, {
+      onDelete: "cascade",
+    }),
+    taskId: uuid("task_id").references(() => tasks.id, { onDelete: "cascade" }),
+    /** Core's failure code (`WEBHOOK_SIGNATURE_MISMATCH`…) or the intake's own (`malformed_body`). */
+    reason: text("reason").notNull(),
+    message: text("message").notNull(),
+    /** The status the delivery was answered with (401 or 400). */
+    httpStatus: integer("http_status").notNull(),
+    diagnoses: jsonb("diagnoses"),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("webhook_rejections_user_idx").on(t.userId, t.id)],
+);

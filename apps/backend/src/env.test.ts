@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseEnv } from "./env.ts";
+
+const key = Buffer.alloc(32, 7).toString("base64");
+const valid = {
+  PLATFORM_BASE_URL: "http://127.0.0.1:4010",
+  PLATFORM_CLIENT_ID: "overture-local",
+  PLATFORM_CLIENT_SECRET: "s3cret",
+  TOKEN_ENCRYPTION_KEYS: `k1:${key}`,
+};
+
+function problems(env: Record<string, string | undefined>): string[] {
+  try {
+    parseEnv(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
+
+describe("parseEnv", () => {
+  it("accepts the minimal configuration and fills documented defaults", () => {
+    const config = parseEnv(valid);
+    expect(config.port).toBe(8787);
+    expect(config.platform.apiUrl).toBe("http://127.0.0.1:4010");
+    expect(config.platform.clientAuth).toBe("basic");
+    expect(config.database).toEqual({ driver: "pglite", dataDir: ".data/pglite" });
+    expect(config.webhook.toleranceMs).toBe(300_000);
+  });
+
+  it("uses node-postgres when DATABASE_URL is set", () => {
+    expect(parseEnv({ ...valid, DATABASE_URL: "postgres://u@h/db" }).database).toEqual({
+      driver: "pg",
+      url: "postgres://u@h/db",
+    });
+  });
+
+  it("lists every problem at once, not just the first", () => {
+    const found = problems({ PLATFORM_BASE_URL: "ftp://x", PORT: "http" });
+    expect(found.map((p) => p.split(":")[0])).toEqual(
+      expect.arrayContaining([
+        "PORT",
+        "PLATFORM_BASE_URL",
+        "PLATFORM_CLIENT_ID",
+        "PLATFORM_CLIENT_SECRET",
+        "TOKEN_ENCRYPTION_KEYS",
+      ]),
+    );
+  });
+
+  it("refuses an encryption key that is not 32 bytes of base64", () => {
+    expect(problems({ ...valid, TOKEN_ENCRYPTION_KEYS: "k1:c2hvcnQ=" })).toEqual([
+      expect.stringMatching(/^TOKEN_ENCRYPTION_KEYS: each entry must be/),
+    ]);
+  });
+
+  it("keeps every encryption key, the first one current", () => {
+    const other = Buffer.alloc(32, 9).toString("base64");
+    expect(
+      parseEnv({ ...valid, TOKEN_ENCRYPTION_KEYS: `k2:${other},k1:${key}` }).encryptionKeys.map(
+        (k) => k.id,
+      ),
+    ).toEqual(["k2", "k1"]);
+  });
+
+  it("refuses an extension redirect URL that is not https", () => {
+    expect(
+      problems({ ...valid, EXTENSION_REDIRECT_URLS: "http://abc.chromiumapp.org/" }),
+    ).toHaveLength(1);
+  });
+
+  it("never echoes the client secret in a problem", () => {
+    const found = problems({ ...valid, PLATFORM_CLIENT_SECRET: "", PORT: "x" });
+    expect(found.join("\n")).not.toContain("s3cret");
+  });
+});

@@ -1,0 +1,143 @@
+import { z } from "zod";
+
+/**
+ * The backend's configuration, parsed once from the environment. Every variable is documented in
+ * `.env.example`. A bad or missing value stops start-up with every problem listed at once.
+ */
+const csv = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+  .transform((value) => value.replace(/\/+$/, ""));
+
+/** `kid:base64` pairs; the first key encrypts, every key decrypts (rotation). */
+const encryptionKeys = z
+  .string({ error: "is required: generate one with `openssl rand -base64 32`" })
+  .transform((value, ctx) => {
+    const keys: { id: string; key: string }[] = [];
+    for (const item of value.split(",").map((part) => part.trim())) {
+      const separator = item.indexOf(":");
+      const id = separator > 0 ? item.slice(0, separator) : "";
+      const key = item.slice(separator + 1);
+      if (!/^[A-Za-z0-9_-]{1,16}$/.test(id) || !isBase64Key(key)) {
+        ctx.addIssue({
+          code: "custom",
+          message: "each entry must be `<key-id>:<base64 of 32 random bytes>`",
+        });
+        return z.NEVER;
+      }
+      keys.push({ id, key });
+    }
+    if (new Set(keys.map((k) => k.id)).size !== keys.length) {
+      ctx.addIssue({ code: "custom", message: "key ids must be unique" });
+      return z.NEVER;
+    }
+    return keys;
+  });
+
+function isBase64Key(value: string): boolean {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  return atob(value).length === 32;
+}
+
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    PUBLIC_URL: httpUrl.default("http://127.0.0.1:8787"),
+    PLATFORM_BASE_URL: httpUrl,
+    PLATFORM_API_URL: httpUrl.optional(),
+    PLATFORM_CLIENT_ID: z.string().min(1, "is required"),
+    PLATFORM_CLIENT_SECRET: z.string().min(1, "is required"),
+    PLATFORM_CLIENT_AUTH: z.enum(["basic", "form"]).default("basic"),
+    EXTENSION_REDIRECT_URLS: csv.pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^https:\/\/[^/?#]+\/[^?#]*$/,
+            "each must be an https URL without query, e.g. https://<id>.chromiumapp.org/",
+          ),
+      ),
+    ),
+    EXTENSION_ORIGINS: csv.pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^(chrome-extension|moz-extension):\/\/[a-z0-9-]+$/,
+            "must be chrome-extension://<id> or moz-extension://<uuid>",
+          ),
+      ),
+    ),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
+    TOKEN_ENCRYPTION_KEYS: encryptionKeys,
+    WEBHOOK_TOLERANCE_SECONDS: seconds(300),
+    WEBHOOK_SECRET_GRACE_SECONDS: seconds(86_400),
+    WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
+    SESSION_TTL_DAYS: seconds(30),
+    ARCHIVE_DIR: z.string().min(1).optional(),
+    TRUST_PROXY: z.stringbool({ error: "must be true or false" }).default(false),
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+      .default("info"),
+  })
+  .transform((env) => ({
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl: env.PUBLIC_URL,
+    platform: {
+      baseUrl: env.PLATFORM_BASE_URL,
+      apiUrl: env.PLATFORM_API_URL ?? env.PLATFORM_BASE_URL,
+      clientId: env.PLATFORM_CLIENT_ID,
+      clientSecret: env.PLATFORM_CLIENT_SECRET,
+      clientAuth: env.PLATFORM_CLIENT_AUTH,
+    },
+    extension: { redirectUrls: env.EXTENSION_REDIRECT_URLS, origins: env.EXTENSION_ORIGINS },
+    database: env.DATABASE_URL
+      ? ({ driver: "pg", url: env.DATABASE_URL } as const)
+      : ({ driver: "pglite", dataDir: env.PGLITE_DATA_DIR } as const),
+    encryptionKeys: env.TOKEN_ENCRYPTION_KEYS,
+    webhook: {
+      toleranceMs: env.WEBHOOK_TOLERANCE_SECONDS * 1000,
+      secretGraceMs: env.WEBHOOK_SECRET_GRACE_SECONDS * 1000,
+      maxBodyBytes: env.WEBHOOK_MAX_BODY_BYTES,
+    },
+    sessionTtlMs: env.SESSION_TTL_DAYS * 86_400_000,
+    archiveDir: env.ARCHIVE_DIR,
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+  }));
+
+export type Config = z.output<typeof envSchema>;
+export type DatabaseConfig = Config["database"];
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+/** Parses the environment; throws a {@link ConfigError} that lists every problem. */
+export function parseEnv(env: Record<string, string | undefined>): Config {
+  const result = envSchema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => `${issue.path.join(".") || "env"}: ${issue.message}`),
+  );
+}

@@ -1,0 +1,58 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/**
+ * An error the API reports to its caller as `{ error, message, ...details }` with `status`.
+ * `code` is stable (clients switch on it); `message` names the problem for a person.
+ */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+/** The database could not be reached (stopped, restarting, network): answer 503, retry later. */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = "DatabaseUnavailableError";
+}
+
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "08000", // connection_exception
+  "08001",
+  "08003",
+  "08006",
+]);
+
+/** Whether an error (or its cause chain) means "the database is not reachable right now". */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    if (current instanceof DatabaseUnavailableError) return true;
+    if (typeof current !== "object") return false;
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
+    if (
+      typeof message === "string" &&
+      /Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed/i.test(
+        message,
+      )
+    ) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,65 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+
+/**
+ * Encryption at rest for platform tokens and webhook secrets: AES-256-GCM, a fresh 96-bit IV per
+ * value, and the key id in the output so keys can rotate (the first key seals, every key opens).
+ * The `context` is bound as additional authenticated data, so a ciphertext copied into another
+ * row or column fails to open instead of silently decrypting there.
+ *
+ * Sealed format: `v1.<key id>.<iv base64url>.<ciphertext+tag base64url>`.
+ */
+export interface Vault {
+  seal(plaintext: string, context: string): string;
+  open(sealed: string, context: string): string;
+  /** Whether a sealed value was made with a key other than the current one. */
+  isStale(sealed: string): boolean;
+}
+
+export class VaultError extends Error {
+  override readonly name = "VaultError";
+}
+
+export function createVault(keys: readonly { id: string; key: string }[]): Vault {
+  const [current] = keys;
+  if (!current) throw new VaultError("at least one encryption key is required");
+  const byId = new Map(keys.map(({ id, key }) => [id, Buffer.from(key, "base64")]));
+  const currentKey = byId.get(current.id) as Buffer;
+
+  return {
+    seal(plaintext, context) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", currentKey, iv);
+      cipher.setAAD(Buffer.from(context));
+      const body = Buffer.concat([
+        cipher.update(plaintext, "utf8"),
+        cipher.final(),
+        cipher.getAuthTag(),
+      ]);
+      return `v1.${current.id}.${iv.toString("base64url")}.${body.toString("base64url")}`;
+    },
+    open(sealed, context) {
+      const [version, keyId, ivText, bodyText] = sealed.split(".");
+      if (version !== "v1" || !keyId || !ivText || !bodyText)
+        throw new VaultError("not a sealed value");
+      const key = byId.get(keyId);
+      if (!key) throw new VaultError(`sealed with unknown key id "${keyId}"`);
+      const body = Buffer.from(bodyText, "base64url");
+      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(ivText, "base64url"));
+      decipher.setAAD(Buffer.from(context));
+      decipher.setAuthTag(body.subarray(body.length - 16));
+      try {
+        return Buffer.concat([
+          decipher.update(body.subarray(0, body.length - 16)),
+          decipher.final(),
+        ]).toString("utf8");
+      } catch (error) {
+        throw new VaultError("sealed value failed authentication (wrong key or context)", {
+          cause: error,
+        });
+      }
+    },
+    isStale(sealed) {
+      return sealed.split(".", 2)[1] !== current.id;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../app-env.ts";
+
+const ALLOWED_METHODS = "GET, POST, PUT, DELETE, OPTIONS";
+const ALLOWED_HEADERS = "Authorization, Content-Type, Last-Event-ID, X-Request-Id";
+const EXPOSED_HEADERS = "Retry-After, X-Request-Id";
+
+/**
+ * CORS for the extension's own origins only (`EXTENSION_ORIGINS`). Any other origin gets no CORS
+ * header at all, and its preflight is refused. No credentials mode: the extension sends its
+ * session as a bearer header, never a cookie. (Extension background scripts with host
+ * permissions often bypass CORS; pages and Firefox's stricter modes do not.)
+ */
+export function extensionCors(origins: readonly string[]) {
+  const allowed = new Set(origins);
+  return createMiddleware<AppEnv>(async function extensionCorsMiddleware(c, next) {
+    const origin = c.req.header("origin");
+    const ok = origin !== undefined && allowed.has(origin);
+    if (c.req.method === "OPTIONS" && c.req.header("access-control-request-method")) {
+      c.header("Vary", "Origin");
+      if (!ok)
+        return c.json(
+          { error: "origin_not_allowed", message: "This origin may not call the Overture API." },
+          403,
+        );
+      c.header("Access-Control-Allow-Origin", origin);
+      c.header("Access-Control-Allow-Methods", ALLOWED_METHODS);
+      c.header("Access-Control-Allow-Headers", ALLOWED_HEADERS);
+      c.header("Access-Control-Max-Age", "600");
+      return c.body(null, 204);
+    }
+    await next();
+    c.header("Vary", "Origin", { append: true });
+    if (ok) {
+      c.header("Access-Control-Allow-Origin", origin);
+      c.header("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    }
+  });
+}
+
+/**
+ * The CORS middleware mounted on every path the extension calls from a page context: `/api/*`
+ * (including routes registered after it) and the two session endpoints of sign-in.
+ */
+export function extensionCorsRoutes(origins: readonly string[]) {
+  const cors = extensionCors(origins);
+  const router = new OpenAPIHono<AppEnv>();
+  for (const path of ["/api/*", "/auth/token", "/auth/logout"]) router.use(path, cors);
+  return router;
+}

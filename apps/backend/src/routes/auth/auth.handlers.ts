@@ -1,0 +1,156 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { isPlatformError } from "@overture/core/errors";
+import type { Context } from "hono";
+import { type AppEnv, validationHook } from "../../app-env.ts";
+import type { AppDeps } from "../../deps.ts";
+import { messagePage, wantsHtml } from "../../lib/html-page.ts";
+import { isAllowedRedirect } from "../../lib/redirect-allowlist.ts";
+import { rateLimit } from "../../middleware/rate-limit.ts";
+import { requireSession } from "../../middleware/session.ts";
+import { InsufficientScopeError } from "../../services/sign-in.ts";
+import { publicUser } from "../../services/users.ts";
+import { callback, logout, start, token } from "./auth.routes.ts";
+
+const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+// A platform `error` value is passed on only when it looks like an RFC 6749 code.
+const OAUTH_ERROR_CODE = /^[a-z_]{1,64}$/;
+
+/** A sign-in that cannot continue and has nowhere trusted to go: a page (or JSON), status 400. */
+function refuse(c: Context<AppEnv>, title: string, message: string, code = "invalid_request") {
+  if (wantsHtml(c)) return c.html(messagePage(title, message), 400);
+  return c.json({ error: code, message }, 400);
+}
+
+/** `redirectUri` with the sign-in result as query parameters (it has no query of its own). */
+function resultUrl(redirectUri: string, params: Record<string, string>): string {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url.toString();
+}
+
+export function authRouter(deps: AppDeps) {
+  const { config, clock, logger } = deps;
+  const { signIn, sessions } = deps.services;
+  // 20 per minute with bursts of 10, per client address, per endpoint (see rate-limit.ts).
+  const limited = () =>
+    rateLimit({ burst: 10, perMinute: 20, clock, trustForwardedFor: deps.config.trustProxy });
+  const [startLimit, callbackLimit, tokenLimit] = [limited(), limited(), limited()];
+  const session = requireSession(sessions);
+
+  const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  router.openAPIRegistry.registerComponent("securitySchemes", "session", {
+    type: "http",
+    scheme: "bearer",
+    description: "The session token from `POST /auth/token`",
+  });
+  return router
+    .openapi({ ...start, middleware: startLimit }, async (c) => {
+      const {
+        redirect_uri: redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: method,
+      } = c.req.valid("query");
+      if (!redirectUri || !isAllowedRedirect(redirectUri, config.extension.redirectUrls)) {
+        return refuse(
+          c,
+          "Sign-in refused",
+          "This sign-in was started with a redirect address the Overture backend does not know. Only the Overture extension can sign in here.",
+          "redirect_uri_not_allowed",
+        );
+      }
+      if (method !== "S256" || !challenge || !PKCE_CHALLENGE.test(challenge)) {
+        return refuse(
+          c,
+          "Sign-in refused",
+          "The sign-in request needs a PKCE code_challenge (43 base64url characters) with code_challenge_method=S256.",
+        );
+      }
+      const authorize = await signIn.start({ redirectUri, codeChallenge: challenge });
+      return c.redirect(authorize, 302);
+    })
+    .openapi({ ...callback, middleware: callbackLimit }, async (c) => {
+      const query = c.req.valid("query");
+      const attempt = query.state ? await signIn.consumeAttempt(query.state) : null;
+      if (!attempt) {
+        return refuse(
+          c,
+          "Sign-in expired",
+          "This sign-in is unknown, was already completed, or took longer than 10 minutes.",
+          "invalid_state",
+        );
+      }
+      const back = (params: Record<string, string>) =>
+        c.redirect(resultUrl(attempt.redirectUri, params), 302);
+      if (query.error !== undefined) {
+        const denied = query.error === "access_denied";
+        return back({
+          error: OAUTH_ERROR_CODE.test(query.error) ? query.error : "server_error",
+          error_description: denied
+            ? "You declined the authorization on the platform."
+            : "The platform did not authorize the sign-in.",
+        });
+      }
+      if (!query.code) {
+        return back({
+          error: "server_error",
+          error_description: "The platform returned neither a code nor an error.",
+        });
+      }
+      try {
+        const { handoffCode } = await signIn.complete(attempt, query.code);
+        return back({ code: handoffCode });
+      } catch (error) {
+        const code = isPlatformError(error) ? error.code : undefined;
+        logger.warn(
+          { requestId: c.get("requestId"), platformError: code ?? describeError(error) },
+          "sign-in could not be completed",
+        );
+        if (error instanceof InsufficientScopeError) {
+          return back({
+            error: "insufficient_scope",
+            error_description:
+              "Overture needs the api_key permission to use your access tokens; sign in again and allow it.",
+          });
+        }
+        if (code === "OAUTH_INVALID_GRANT") {
+          return back({
+            error: "invalid_grant",
+            error_description:
+              "The platform refused the authorization code (expired or already used); sign in again.",
+          });
+        }
+        return back({
+          error: "server_error",
+          error_description: "The sign-in could not be completed; try again.",
+        });
+      }
+    })
+    .openapi({ ...token, middleware: tokenLimit }, async (c) => {
+      const body = c.req.valid("json");
+      const signedIn = await signIn.redeem({
+        code: body.code,
+        codeVerifier: body.code_verifier,
+        userAgent: c.req.header("user-agent") ?? null,
+      });
+      c.header("Cache-Control", "no-store");
+      return c.json(
+        {
+          session_token: signedIn.sessionToken,
+          token_type: "Bearer" as const,
+          expires_at: signedIn.expiresAt.toISOString(),
+          user: publicUser(signedIn.user),
+        },
+        200,
+      );
+    })
+    .openapi({ ...logout, middleware: session }, async (c) => {
+      const { sessionId, userId } = c.get("session");
+      await sessions.revoke(userId, sessionId);
+      return c.body(null, 204);
+    });
+}
+
+// `code` is a redacted log field (OAuth codes), so errors are logged under other names.
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}

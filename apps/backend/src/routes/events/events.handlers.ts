@@ -1,0 +1,80 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { type AppEnv, validationHook } from "../../app-env.ts";
+import type { AppDeps } from "../../deps.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { requireSession } from "../../middleware/session.ts";
+import { streamEvents } from "./events.routes.ts";
+
+function lastEventId(header: string | undefined, query: string | undefined): number | undefined {
+  const raw = header ?? query;
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^\d{1,18}$/.test(raw)) {
+    throw new ApiError(
+      400,
+      "invalid_request",
+      "Last-Event-ID must be an event id this stream sent.",
+    );
+  }
+  return Number(raw);
+}
+
+/**
+ * `GET /api/events`: Server-Sent Events of the user's task changes. Authorised by the session
+ * bearer (read it with `fetch` streaming: `EventSource` cannot send headers). Frames:
+ * `retry: 3000`; then either `event: ready` with `id:` = the resume position (fresh stream) or
+ * the replay of every event after `Last-Event-ID` (header, or `?last_event_id=`); then live
+ * `event: task` frames with `id:` = the task event id and `data:` = the task JSON; `: ping`
+ * comments every 15 s. On shutdown the stream ends after `retry: 1000`: reconnect with the last
+ * id seen and nothing is lost.
+ */
+export function eventsRouter(deps: AppDeps) {
+  const { sessions, liveEvents } = deps.services;
+
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
+    { ...streamEvents, middleware: requireSession(sessions) },
+    (c) => {
+      const userId = c.get("session").userId;
+      const resumeFrom = lastEventId(
+        c.req.valid("header")["last-event-id"],
+        c.req.valid("query").last_event_id,
+      );
+      let attached: Awaited<ReturnType<typeof liveEvents.attach>> | undefined;
+      let cancelled = false;
+      const body = new ReadableStream<Uint8Array>(
+        {
+          start(controller) {
+            liveEvents.attach(userId, controller, resumeFrom).then(
+              (sink) => {
+                attached = sink;
+                if (cancelled) liveEvents.detach(sink);
+              },
+              (error: unknown) => {
+                deps.logger.warn(
+                  { err: (error as Error).message },
+                  "live event stream failed to start",
+                );
+                try {
+                  controller.error(error);
+                } catch {
+                  // the client already left
+                }
+              },
+            );
+          },
+          cancel() {
+            cancelled = true;
+            if (attached) liveEvents.detach(attached);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, {
+        headers: {
+          "Content-Type": "text/event-stream; charset=utf-8",
+          "Cache-Control": "no-cache, no-transform",
+          "X-Accel-Buffering": "no",
+        },
+      });
+    },
+  );
+}

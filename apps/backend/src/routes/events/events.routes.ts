@@ -1,0 +1,35 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { errorBody, sessionErrors } from "../shared-schemas.ts";
+
+export const streamEvents = createRoute({
+  method: "get",
+  path: "/api/events",
+  tags: ["Tasks"],
+  security: [{ session: [] }],
+  summary: "Live task changes as Server-Sent Events, resumable with Last-Event-ID",
+  description:
+    "Read with `fetch` streaming (EventSource cannot send the session header). Frames: `retry: 3000`; then `event: ready` " +
+    '(`id:` = resume position, `data: {"last_event_id":"<id>"}`) on a fresh stream, or the replay of every event after ' +
+    "`Last-Event-ID`; then `event: task` (`id:` = task event id, `data:` = Task JSON); `: ping` every 15 s; `retry: 1000` " +
+    "before the server closes the stream on shutdown.",
+  request: {
+    headers: z.object({ "last-event-id": z.string().optional() }),
+    query: z.object({
+      last_event_id: z
+        .string()
+        .optional()
+        .openapi({ description: "Same as the Last-Event-ID header" }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "The event stream",
+      content: { "text/event-stream": { schema: z.string() } },
+    },
+    400: {
+      description: "`invalid_request`: malformed Last-Event-ID",
+      content: { "application/json": { schema: errorBody } },
+    },
+    ...sessionErrors,
+  },
+});

@@ -1,0 +1,66 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { TASK_STATES, type TaskState } from "../../db/schema/index.ts";
+import { type AppEnv, validationHook } from "../../app-env.ts";
+import type { AppDeps } from "../../deps.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { requireSession } from "../../middleware/session.ts";
+import { serveArchivedAudio } from "./audio.ts";
+import { cancelTask, createTask, getTask, getTaskAudio, listTasks } from "./tasks.routes.ts";
+
+function parseStatuses(value: string | undefined): TaskState[] | undefined {
+  if (!value) return undefined;
+  const statuses = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = statuses.filter((s) => !(TASK_STATES as readonly string[]).includes(s));
+  if (unknown.length > 0) {
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `Unknown status ${unknown.join(", ")}; use ${TASK_STATES.join(", ")}.`,
+    );
+  }
+  return statuses as TaskState[];
+}
+
+export function tasksRouter(deps: AppDeps) {
+  const { sessions, tasks, archiver } = deps.services;
+  const middleware = requireSession(sessions);
+
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+    .openapi({ ...createTask, middleware }, async (c) => {
+      const task = await tasks.create(c.get("session").userId, c.req.valid("json"));
+      return c.json(task, 201);
+    })
+    .openapi({ ...listTasks, middleware }, async (c) => {
+      const query = c.req.valid("query");
+      const page = await tasks.list(c.get("session").userId, {
+        statuses: parseStatuses(query.status),
+        limit: query.limit,
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+      });
+      return c.json(page, 200);
+    })
+    .openapi({ ...getTask, middleware }, async (c) => {
+      return c.json(await tasks.get(c.get("session").userId, c.req.valid("param").id), 200);
+    })
+    .openapi({ ...cancelTask, middleware }, async (c) => {
+      const { task, pending } = await tasks.cancel(
+        c.get("session").userId,
+        c.req.valid("param").id,
+      );
+      return pending ? c.json(task, 202) : c.json(task, 200);
+    })
+    .openapi({ ...getTaskAudio, middleware }, async (c) => {
+      const row = await tasks.owned(c.get("session").userId, c.req.valid("param").id);
+      if (!archiver || row.archiveStatus !== "archived" || !row.archivePath) {
+        throw new ApiError(
+          404,
+          "not_archived",
+          "This task's result is not archived here; use its file_url while it lasts.",
+        );
+      }
+      return serveArchivedAudio(archiver.dir, row, c.req.valid("header").range);
+    });
+}

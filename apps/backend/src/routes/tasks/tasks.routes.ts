@@ -1,0 +1,181 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { TASK_STATES } from "../../db/schema/index.ts";
+import { errorBody, sessionErrors } from "../shared-schemas.ts";
+
+const tags = ["Tasks"];
+const security = [{ session: [] }];
+const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
+
+const isoTime = z.string().openapi({ format: "date-time" });
+
+/** Mirrors `TaskJson` (services/tasks/task-json.ts): one shape for the API and live events. */
+export const taskSchema = z
+  .object({
+    id: z.string().openapi({ format: "uuid" }),
+    status: z.enum(TASK_STATES).openapi({
+      description:
+        "The platform's statuses plus Overture's own: `queued` (waiting for quota), `submitting`, `rejected` (the platform refused the submit), `unknown` (a submit failed ambiguously and was not retried)",
+    }),
+    namespace: z.string(),
+    platform_task_id: z.string().nullable(),
+    params: z
+      .unknown()
+      .openapi({ description: "The validated music parameters (spec 4.6), defaults filled in" }),
+    webhook_expected: z.boolean(),
+    output: z.unknown().openapi({ description: "The platform's `output`, as sent" }),
+    usage_info: z.unknown().openapi({ description: "The platform's `usage_info`, as sent" }),
+    error: z.string().nullable(),
+    unknown_status: z
+      .string()
+      .nullable()
+      .openapi({ description: "A status the spec does not list (kept, not applied)" }),
+    file_url: z.string().nullable(),
+    file_expires_at: isoTime
+      .nullable()
+      .openapi({ description: "Estimate: completion + 24 h (spec 8: usually 24 hours)" }),
+    audio_url: z
+      .string()
+      .nullable()
+      .openapi({ description: "The backend's archived copy (session bearer), when archived" }),
+    created_at: isoTime,
+    submitted_at: isoTime.nullable(),
+    finished_at: isoTime.nullable(),
+    updated_at: isoTime,
+  })
+  .openapi("Task");
+
+const idParams = z.object({
+  id: z.string().openapi({ param: { name: "id", in: "path" }, format: "uuid" }),
+});
+
+const fieldError = z.object({
+  field: z.string(),
+  code: z.string(),
+  message: z.string(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  options: z.array(z.string()).optional(),
+});
+
+export const getTaskAudio = createRoute({
+  method: "get",
+  path: "/api/tasks/{id}/audio",
+  tags,
+  security,
+  summary: "The archived result file of a task (when ARCHIVE_DIR is set); supports one byte range",
+  request: { params: idParams, headers: z.object({ range: z.string().optional() }) },
+  responses: {
+    200: {
+      description: "The whole file",
+      content: { "audio/*": { schema: z.string().openapi({ format: "binary" }) } },
+    },
+    206: {
+      description: "The requested range",
+      content: { "audio/*": { schema: z.string().openapi({ format: "binary" }) } },
+    },
+    404: { description: "`task_not_found` or `not_archived`", content: json(errorBody) },
+    416: { description: "Range not satisfiable" },
+    ...sessionErrors,
+  },
+});
+
+export const createTask = createRoute({
+  method: "post",
+  path: "/api/tasks",
+  tags,
+  security,
+  summary: "Submit a music task now, or queue it until the account has free quota",
+  request: {
+    body: {
+      required: true,
+      content: json(
+        z.record(z.string(), z.unknown()).openapi({
+          description:
+            "Music parameters (spec 4.6); missing fields take defaults, numeric strings are accepted",
+          example: { prompt: "lofi hip hop, mellow piano", duration: 60 },
+        }),
+      ),
+    },
+  },
+  responses: {
+    201: {
+      description:
+        "Created: `status` says `waiting` (submitted), `queued`, `rejected` or `unknown`",
+      content: json(taskSchema),
+    },
+    400: {
+      description: "`invalid_parameters` (with `fields`), `no_token_selected` or `invalid_request`",
+      content: json(errorBody.extend({ fields: z.array(fieldError).optional() })),
+    },
+    ...sessionErrors,
+    503: { description: "`platform_unavailable`", content: json(errorBody) },
+  },
+});
+
+export const listTasks = createRoute({
+  method: "get",
+  path: "/api/tasks",
+  tags,
+  security,
+  summary: "The user's tasks, newest first, in pages",
+  request: {
+    query: z.object({
+      status: z.string().optional().openapi({
+        description: "Comma-separated statuses to keep, e.g. `queued,waiting,in_progress`",
+      }),
+      cursor: z.string().optional().openapi({ description: "`next_cursor` of the previous page" }),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+    }),
+  },
+  responses: {
+    200: {
+      description: "A page; `next_cursor` is null on the last one",
+      content: json(z.object({ tasks: z.array(taskSchema), next_cursor: z.string().nullable() })),
+    },
+    400: { description: "`invalid_request` or `invalid_cursor`", content: json(errorBody) },
+    ...sessionErrors,
+  },
+});
+
+export const getTask = createRoute({
+  method: "get",
+  path: "/api/tasks/{id}",
+  tags,
+  security,
+  summary: "One of the user's tasks",
+  request: { params: idParams },
+  responses: {
+    200: { description: "The task", content: json(taskSchema) },
+    404: {
+      description: "`task_not_found` (also for other users' tasks)",
+      content: json(errorBody),
+    },
+    ...sessionErrors,
+  },
+});
+
+export const cancelTask = createRoute({
+  method: "post",
+  path: "/api/tasks/{id}/cancel",
+  tags,
+  security,
+  summary: "Cancel a queued, waiting or running task (spec 3.1)",
+  request: { params: idParams },
+  responses: {
+    200: {
+      description: "Cancelled (or the platform's status after the cancel)",
+      content: json(taskSchema),
+    },
+    202: {
+      description: "Being submitted: it is cancelled as soon as the platform names it",
+      content: json(taskSchema),
+    },
+    404: { description: "`task_not_found`", content: json(errorBody) },
+    409: {
+      description: "`not_cancellable`: already final, or `unknown`",
+      content: json(errorBody),
+    },
+    ...sessionErrors,
+    503: { description: "`platform_unavailable`", content: json(errorBody) },
+  },
+});

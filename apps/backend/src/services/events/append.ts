@@ -1,0 +1,58 @@
+import { sql } from "drizzle-orm";
+import type { Transaction } from "../../db/client.ts";
+import type { TaskEventSource } from "../../db/schema/index.ts";
+import type { TaskJson } from "../tasks/task-json.ts";
+
+/** The NOTIFY channel that announces new task events to every instance. */
+export const TASK_EVENTS_CHANNEL = "overture_task_events";
+
+/**
+ * Transaction-scoped advisory lock taken right before every task_events INSERT. It serialises
+ * appenders from id assignment to commit, so ids become visible in increasing order and a reader
+ * that resumes after id N never skips a row committed later with a smaller id.
+ */
+const TASK_EVENTS_LOCK_KEY = 7_324_002;
+
+export interface NewTaskEvent {
+  userId: number;
+  taskId: string;
+  status: string;
+  source: TaskEventSource;
+  payload: TaskJson;
+  createdAt: Date;
+}
+
+/**
+ * Appends task events in the caller's transaction and announces them (NOTIFY is delivered on
+ * commit). The one way to write task_events: intake, reconciler, submit, cancel and the queue all
+ * use it. Call it last in a transaction, after every row lock, so the advisory lock is never held
+ * while waiting for a row.
+ */
+export async function appendTaskEvents(
+  tx: Transaction,
+  events: readonly NewTaskEvent[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const batch = JSON.stringify(
+    events.map((e, ord) => ({
+      ord,
+      user_id: e.userId,
+      task_id: e.taskId,
+      status: e.status,
+      source: e.source,
+      payload: e.payload,
+      created_at: e.createdAt,
+    })),
+  );
+  await tx.execute(sql`select pg_advisory_xact_lock(${TASK_EVENTS_LOCK_KEY})`);
+  await tx.execute(sql`
+    with inserted as (
+      insert into task_events (user_id, task_id, status, source, payload, created_at)
+      select e.user_id, e.task_id, e.status, e.source, e.payload, e.created_at
+      from json_to_recordset(${batch}::json) as e(
+        ord integer, user_id bigint, task_id uuid, status text, source text, payload jsonb, created_at timestamptz)
+      order by e.ord
+      returning id
+    )
+    select pg_notify(${TASK_EVENTS_CHANNEL}, max(id)::text) from inserted`);
+}

@@ -1,0 +1,26 @@
+/**
+ * Server-Sent Events frames (HTML Living Standard, "Server-sent events"). Frames are encoded once
+ * and the same bytes are enqueued on every stream that receives them.
+ */
+const encoder = new TextEncoder();
+
+export const encodeText = (text: string): Uint8Array => encoder.encode(text);
+
+/** A task event: `id` is the task_events id a client resumes from (`Last-Event-ID`). */
+export function taskFrame(id: number, payloadJson: string): Uint8Array {
+  return encoder.encode(`id: ${id}\nevent: task\ndata: ${payloadJson}\n\n`);
+}
+
+/** First frame of a fresh stream: the position to resume from if nothing arrives before a reconnect. */
+export function readyFrame(id: number): Uint8Array {
+  return encoder.encode(
+    `id: ${id}\nevent: ready\ndata: ${JSON.stringify({ last_event_id: String(id) })}\n\n`,
+  );
+}
+
+export function retryFrame(ms: number): Uint8Array {
+  return encoder.encode(`retry: ${ms}\n\n`);
+}
+
+/** A comment line: keeps proxies and the client's idle timer from closing a quiet stream. */
+export const PING_FRAME = encoder.encode(": ping\n\n");

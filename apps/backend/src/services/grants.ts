@@ -1,0 +1,228 @@
+import { isPlatformError } from "@overture/core/errors";
+import type { TokenResponse } from "@overture/core/schemas";
+import { eq, sql } from "drizzle-orm";
+import { grants, proxyTokens } from "../db/schema/index.ts";
+import type { Transaction } from "../db/client.ts";
+import type { BaseDeps } from "../deps.ts";
+import { ApiError } from "../lib/errors.ts";
+import { platformUnavailable, reauthenticationRequired } from "./credential-errors.ts";
+
+type GrantRow = typeof grants.$inferSelect;
+
+/** Refresh this long before the access token expires, so a call never starts with a dying token. */
+export const REFRESH_AHEAD_MS = 60_000;
+/** Lifetime assumed when a token response leaves `expires_in` out (RFC 6749 allows it). */
+export const DEFAULT_ACCESS_TTL_SECONDS = 3_600;
+
+export interface GrantStatus {
+  status: "active" | "revoked";
+  scope: string;
+  accessExpiresAt: Date;
+  revokedReason: string | null;
+}
+
+/** Why a refresh is needed: the token is (nearly) expired, or the platform just refused it. */
+type Trigger =
+  { kind: "expiry"; seenVersion: number } | { kind: "unauthorized"; failedToken: string };
+
+type RefreshOutcome =
+  | { kind: "token"; token: string }
+  | { kind: "revoked"; reason: string }
+  | { kind: "error"; error: unknown };
+
+const accessContext = (userId: number) => `grant:${userId}:access`;
+const refreshContext = (userId: number) => `grant:${userId}:refresh`;
+
+/**
+ * The user's platform OAuth grant (DESIGN "Tokens the backend keeps"). Tokens are sealed at rest.
+ * A refresh happens once across every instance: the grant row is locked (`FOR UPDATE`) and
+ * re-read, and an instance that finds a newer `version` (or a different token than the one that
+ * failed) uses it instead of redeeming the refresh token again, which matters when the platform
+ * rotates refresh tokens and treats a second use as theft.
+ */
+export function createGrantService(
+  deps: Pick<BaseDeps, "db" | "vault" | "platform" | "clock" | "metrics" | "logger">,
+) {
+  const { db, vault, platform, clock, metrics, logger } = deps;
+
+  const openAccess = (row: GrantRow) => vault.open(row.accessTokenEnc, accessContext(row.userId));
+  const expiresAt = (tokens: TokenResponse, from: number) =>
+    new Date(from + (tokens.expires_in ?? DEFAULT_ACCESS_TTL_SECONDS) * 1000);
+
+  async function readGrant(userId: number): Promise<GrantRow> {
+    const [row] = await db.select().from(grants).where(eq(grants.userId, userId)).limit(1);
+    if (!row) throw reauthenticationRequired("no_grant");
+    if (row.status === "revoked") throw reauthenticationRequired(row.revokedReason ?? "revoked");
+    return row;
+  }
+
+  async function refreshLocked(userId: number, trigger: Trigger): Promise<string> {
+    const outcome = await db.transaction(async (tx): Promise<RefreshOutcome> => {
+      const [row] = await tx.select().from(grants).where(eq(grants.userId, userId)).for("update");
+      if (!row) return { kind: "revoked", reason: "no_grant" };
+      if (row.status === "revoked")
+        return { kind: "revoked", reason: row.revokedReason ?? "revoked" };
+      const stored = openAccess(row);
+      const fresh = row.accessExpiresAt.getTime() - clock.now() > REFRESH_AHEAD_MS;
+      const someoneRefreshed =
+        trigger.kind === "expiry"
+          ? row.version !== trigger.seenVersion || fresh
+          : stored !== trigger.failedToken;
+      if (someoneRefreshed) {
+        metrics.refreshes.inc({ outcome: "reused" });
+        return { kind: "token", token: stored };
+      }
+      return refreshWithPlatform(tx, row);
+    });
+    if (outcome.kind === "token") return outcome.token;
+    if (outcome.kind === "revoked") throw reauthenticationRequired(outcome.reason);
+    throw toApiError(outcome.error);
+  }
+
+  /** Redeems the refresh token while the row is locked; stores the result or the revocation. */
+  async function refreshWithPlatform(tx: Transaction, row: GrantRow): Promise<RefreshOutcome> {
+    const userId = row.userId;
+    if (!row.refreshTokenEnc) return revoke(tx, userId, "no_refresh_token");
+    const refreshToken = vault.open(row.refreshTokenEnc, refreshContext(userId));
+    const startedAt = clock.now();
+    let tokens: TokenResponse;
+    try {
+      tokens = await platform.refreshGrant({ refreshToken });
+    } catch (error) {
+      if (refusesGrant(error)) return revoke(tx, userId, "refresh_refused");
+      metrics.refreshes.inc({ outcome: "failed" });
+      const code = isPlatformError(error) ? error.code : undefined;
+      if (code === "OAUTH_INVALID_CLIENT")
+        logger.error(
+          { userId, platformError: code },
+          "the platform refused the client credentials",
+        );
+      else logger.warn({ userId, platformError: code }, "grant refresh failed; the grant is kept");
+      return { kind: "error", error };
+    }
+    await tx
+      .update(grants)
+      .set({
+        accessTokenEnc: vault.seal(tokens.access_token, accessContext(userId)),
+        // Rotation: store the new refresh token when one came back, keep the old one otherwise.
+        ...(tokens.refresh_token
+          ? { refreshTokenEnc: vault.seal(tokens.refresh_token, refreshContext(userId)) }
+          : {}),
+        ...(tokens.scope ? { scope: tokens.scope } : {}),
+        accessExpiresAt: expiresAt(tokens, startedAt),
+        version: sql`${grants.version} + 1`,
+        refreshedAt: new Date(startedAt),
+        updatedAt: new Date(clock.now()),
+      })
+      .where(eq(grants.userId, userId));
+    metrics.refreshes.inc({ outcome: "refreshed" });
+    return { kind: "token", token: tokens.access_token };
+  }
+
+  async function revoke(tx: Transaction, userId: number, reason: string): Promise<RefreshOutcome> {
+    await tx
+      .update(grants)
+      .set({ status: "revoked", revokedReason: reason, updatedAt: new Date(clock.now()) })
+      .where(eq(grants.userId, userId));
+    // Proxy tokens minted under this grant die with it on the platform (spec 3.2 rule 2).
+    await tx.delete(proxyTokens).where(eq(proxyTokens.userId, userId));
+    metrics.refreshes.inc({ outcome: "revoked" });
+    logger.info({ userId, reason }, "grant revoked");
+    return { kind: "revoked", reason };
+  }
+
+  const service = {
+    /** Stores the grant of a sign-in, replacing any older one (and its cached proxy tokens). */
+    async store(
+      userId: number,
+      tokens: TokenResponse,
+      requestedScope: string,
+      obtainedAt: number,
+    ): Promise<void> {
+      const now = new Date(clock.now());
+      const values = {
+        accessTokenEnc: vault.seal(tokens.access_token, accessContext(userId)),
+        refreshTokenEnc: tokens.refresh_token
+          ? vault.seal(tokens.refresh_token, refreshContext(userId))
+          : null,
+        scope: tokens.scope ?? requestedScope,
+        accessExpiresAt: expiresAt(tokens, obtainedAt),
+        status: "active" as const,
+        revokedReason: null,
+        refreshedAt: null,
+        updatedAt: now,
+      };
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(grants)
+          .values({ userId, ...values, version: 1, createdAt: now })
+          .onConflictDoUpdate({
+            target: grants.userId,
+            set: { ...values, version: sql`${grants.version} + 1` },
+          });
+        await tx.delete(proxyTokens).where(eq(proxyTokens.userId, userId));
+      });
+    },
+
+    /** The grant's status for `/api/me`; null when the user never completed a sign-in. */
+    async status(userId: number): Promise<GrantStatus | null> {
+      const [row] = await db.select().from(grants).where(eq(grants.userId, userId)).limit(1);
+      if (!row) return null;
+      return {
+        status: row.status,
+        scope: row.scope,
+        accessExpiresAt: row.accessExpiresAt,
+        revokedReason: row.revokedReason,
+      };
+    },
+
+    /**
+     * A valid OAuth access token for the user, refreshed first when less than
+     * {@link REFRESH_AHEAD_MS} is left. Throws `reauthentication_required` (401) when the grant
+     * is revoked and `platform_unavailable` (503) when a needed refresh could not reach the platform.
+     */
+    async accessToken(userId: number): Promise<string> {
+      const row = await readGrant(userId);
+      if (row.accessExpiresAt.getTime() - clock.now() > REFRESH_AHEAD_MS) return openAccess(row);
+      return refreshLocked(userId, { kind: "expiry", seenVersion: row.version });
+    },
+
+    /**
+     * Calls `fn` with an access token; when the platform answers 401 (PLATFORM_UNAUTHORIZED),
+     * refreshes (only if the failed token is still the stored one) and calls `fn` once more.
+     */
+    async withAccessToken<T>(userId: number, fn: (accessToken: string) => Promise<T>): Promise<T> {
+      const token = await service.accessToken(userId);
+      try {
+        return await fn(token);
+      } catch (error) {
+        if (!isPlatformError(error, "PLATFORM_UNAUTHORIZED")) throw error;
+      }
+      return fn(await refreshLocked(userId, { kind: "unauthorized", failedToken: token }));
+    },
+  };
+  return service;
+}
+
+/**
+ * The token endpoint refused the refresh token itself (RFC 6749 `invalid_grant`, or another 400
+ * about the request): the grant is over. `invalid_client` is not in this list on purpose: it
+ * means the backend's own credentials are wrong, and revoking every user's grant over a
+ * configuration mistake would force everyone to sign in again once it is fixed.
+ */
+function refusesGrant(error: unknown): boolean {
+  return isPlatformError(error, ["OAUTH_INVALID_GRANT", "PLATFORM_BAD_REQUEST"]);
+}
+
+function toApiError(error: unknown): Error {
+  if (isPlatformError(error, "OAUTH_INVALID_CLIENT")) {
+    return new ApiError(
+      502,
+      "platform_client_rejected",
+      "The platform refused the backend's client credentials; the operator must check PLATFORM_CLIENT_ID/SECRET.",
+    );
+  }
+  return platformUnavailable(error);
+}
+
+export type GrantService = ReturnType<typeof createGrantService>;

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import type { AppDatabase } from "../../db/client.ts";
+import { DatabaseUnavailableError } from "../../lib/errors.ts";
+import { createMetrics } from "../../lib/metrics.ts";
+import type { ApplyResult } from "../tasks/apply.ts";
+import type { PlatformReport } from "../tasks/merge.ts";
+import { createBatcher } from "./batcher.ts";
+
+const report = (taskId: string): PlatformReport => ({
+  taskId,
+  source: "webhook",
+  status: "in_progress",
+});
+
+/** A database whose transactions only record the batches they were given. */
+function fakeDb(batches: string[][]) {
+  return {
+    transaction: <T>(fn: (tx: never) => Promise<T>) => fn(undefined as never),
+    batches,
+  } as unknown as AppDatabase;
+}
+
+function applier(batches: string[][], fail?: (ids: string[]) => Error | undefined) {
+  return (_tx: unknown, reports: PlatformReport[]): Promise<ApplyResult> => {
+    const ids = reports.map((r) => r.taskId);
+    batches.push(ids);
+    const error = fail?.(ids);
+    if (error) return Promise.reject(error);
+    return Promise.resolve({
+      outcomes: ids.map(() => "accepted"),
+      changed: ids.map(() => true),
+      rows: new Map(),
+      freed: [],
+    });
+  };
+}
+
+describe("group commit batcher", () => {
+  it("commits events that arrive together in one transaction and answers each", async () => {
+    const batches: string[][] = [];
+    const batcher = createBatcher({
+      db: fakeDb(batches),
+      metrics: createMetrics(),
+      apply: applier(batches),
+    });
+    const outcomes = await Promise.all(["a", "b", "c"].map((id) => batcher.submit(report(id))));
+    expect(outcomes).toEqual(["accepted", "accepted", "accepted"]);
+    expect(batches).toEqual([["a", "b", "c"]]);
+  });
+
+  it("caps a transaction at maxBatch events", async () => {
+    const batches: string[][] = [];
+    const batcher = createBatcher({
+      db: fakeDb(batches),
+      metrics: createMetrics(),
+      apply: applier(batches),
+      maxBatch: 2,
+    });
+    await Promise.all(["a", "b", "c"].map((id) => batcher.submit(report(id))));
+    expect(batches).toEqual([["a", "b"], ["c"]]);
+  });
+
+  it("retries each event alone after a failed batch, so one poison event fails only itself", async () => {
+    const batches: string[][] = [];
+    const poison = (ids: string[]) =>
+      ids.includes("bad") ? new Error("constraint violated") : undefined;
+    const batcher = createBatcher({
+      db: fakeDb(batches),
+      metrics: createMetrics(),
+      apply: applier(batches, poison),
+    });
+    const results = await Promise.allSettled(
+      ["a", "bad", "c"].map((id) => batcher.submit(report(id))),
+    );
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(batches).toEqual([["a", "bad", "c"], ["a"], ["bad"], ["c"]]);
+  });
+
+  it("fails the whole batch at once when the database is unavailable", async () => {
+    const batches: string[][] = [];
+    const down = () => new DatabaseUnavailableError("down");
+    const batcher = createBatcher({
+      db: fakeDb(batches),
+      metrics: createMetrics(),
+      apply: applier(batches, down),
+    });
+    const results = await Promise.allSettled(["a", "b"].map((id) => batcher.submit(report(id))));
+    expect(results.every((r) => r.status === "rejected")).toBe(true);
+    expect(batches).toEqual([["a", "b"]]);
+  });
+});

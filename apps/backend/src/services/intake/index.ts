@@ -1,0 +1,61 @@
+import type { TaskRuntime } from "../tasks/runtime.ts";
+import { applyReports } from "../tasks/apply.ts";
+import { createBatcher } from "./batcher.ts";
+import { createIntake, type Delivery, type IntakeAnswer } from "./intake.ts";
+import { createIntakeLookup } from "./lookup.ts";
+import { createRejectionRecorder } from "./rejections.ts";
+
+export type { Delivery, IntakeAnswer } from "./intake.ts";
+
+/**
+ * Webhook intake as one service: verification, group commit and the rejection log. A worker:
+ * `start` runs the rejection flush timer; `stop` waits for committing batches and flushes.
+ */
+export function createWebhookIntake(runtime: TaskRuntime) {
+  const { deps } = runtime;
+  const rejections = createRejectionRecorder({
+    db: deps.db,
+    metrics: deps.metrics,
+    logger: deps.logger,
+  });
+  const batcher = createBatcher({
+    db: deps.db,
+    metrics: deps.metrics,
+    apply: (tx, reports) => applyReports(tx, reports, runtime.applyContext()),
+    onCommitted: (result) => {
+      runtime.committed(result);
+    },
+    // node-postgres has a pool: a second batch can build while the first commits.
+    maxInFlight: deps.database.driver === "pg" ? 2 : 1,
+  });
+  const intake = createIntake({
+    // Cache freshness on the domain clock: a cached previous secret must not outlive its grace.
+    lookup: createIntakeLookup({
+      db: deps.db,
+      secrets: () => deps.webhookSecrets,
+      now: () => deps.clock.now(),
+    }),
+    batcher,
+    rejections,
+    metrics: deps.metrics,
+    logger: deps.logger,
+    now: () => deps.clock.now(),
+    toleranceMs: deps.config.webhook.toleranceMs,
+  });
+
+  return {
+    handle: (delivery: Delivery): Promise<IntakeAnswer> => intake.handle(delivery),
+    /** The owner's recent refused deliveries. */
+    listRejections: (userId: number, limit: number, cursor?: number) =>
+      rejections.list(userId, limit, cursor),
+    /** Writes queued rejection records now (tests). */
+    flushRejections: () => rejections.flush(),
+    start: () => rejections.start(),
+    async stop(): Promise<void> {
+      await batcher.drain();
+      await rejections.stop();
+    },
+  };
+}
+
+export type WebhookIntake = ReturnType<typeof createWebhookIntake>;

@@ -1,0 +1,173 @@
+import { createHmac } from "node:crypto";
+import { callbackEventSchema, taskErrorMessage } from "@overture/core/schemas";
+import { verifyWebhook, type WebhookVerification } from "@overture/core/webhook";
+import type { Logger } from "../../lib/logger.ts";
+import type { Metrics } from "../../lib/metrics.ts";
+import { sha256Hex } from "../../lib/secrets.ts";
+import type { Batcher } from "./batcher.ts";
+import type { IntakeLookup, SecretSet, WebhookTarget } from "./lookup.ts";
+import type { RejectionRecorder } from "./rejections.ts";
+
+/** What the route answers; `body` is JSON. */
+export type IntakeAnswer =
+  | { status: 200; body: { status: "accepted" | "duplicate" } }
+  | { status: 400 | 401 | 404; body: { error: string; message: string } };
+
+export interface Delivery {
+  /** The URL the platform called, as received (its query is signed, spec 4.9). */
+  url: string;
+  headers: Headers;
+  /** The raw body text, never parsed before verification. */
+  body: string;
+}
+
+// node:crypto is several times faster than WebCrypto for many small messages.
+const hmac = (secret: string, message: string) =>
+  createHmac("sha256", secret).update(message).digest("hex");
+
+// Keys are 43 base64url characters; anything far longer is not worth a lookup.
+const MAX_KEY_LENGTH = 128;
+
+/**
+ * The webhook hot path (DESIGN "Webhook intake"): find the task by its key, verify the signature
+ * against the owner's secrets and the actual URL, parse, check the task id, then hand the event
+ * to the group-commit batcher and answer once it is committed.
+ */
+export function createIntake(options: {
+  lookup: IntakeLookup;
+  batcher: Batcher;
+  rejections: RejectionRecorder;
+  metrics: Metrics;
+  logger: Logger;
+  now: () => number;
+  toleranceMs: number;
+}) {
+  const { lookup, batcher, rejections, metrics, logger } = options;
+
+  const verify = (
+    delivery: Delivery,
+    secrets: SecretSet,
+    diagnose: boolean,
+  ): Promise<WebhookVerification> =>
+    verifyWebhook({
+      body: delivery.body,
+      url: delivery.url,
+      headers: delivery.headers,
+      secrets: secrets.valid,
+      formerSecrets: secrets.former,
+      now: options.now,
+      toleranceMs: options.toleranceMs,
+      hmac,
+      diagnose,
+    });
+
+  function refuse(
+    target: WebhookTarget,
+    status: 400 | 401,
+    reason: string,
+    message: string,
+    diagnoses?: readonly { code: string; message: string }[],
+  ): IntakeAnswer {
+    metrics.webhookOutcomes.inc({ outcome: "rejected", reason });
+    logger.info({ taskId: target.taskId, reason }, "webhook delivery refused");
+    rejections.record({
+      userId: target.userId,
+      taskId: target.taskId,
+      reason,
+      message,
+      httpStatus: status,
+      receivedAt: new Date(options.now()),
+      ...(diagnoses ? { diagnoses } : {}),
+    });
+    return { status, body: { error: reason.toLowerCase(), message } };
+  }
+
+  function unknownTask(reason: string): IntakeAnswer {
+    metrics.webhookOutcomes.inc({ outcome: "rejected", reason });
+    logger.info({ reason }, "webhook for an unknown task key");
+    return {
+      status: 404,
+      body: { error: "unknown_task", message: "No task is waiting for callbacks with this key." },
+    };
+  }
+
+  return {
+    async handle(delivery: Delivery): Promise<IntakeAnswer> {
+      const key = new URL(delivery.url).searchParams.get("k");
+      if (!key || key.length > MAX_KEY_LENGTH) return unknownTask("missing_key");
+      const keyHash = sha256Hex(key);
+      const target = await lookup.target(keyHash);
+      if (!target) return unknownTask("unknown_key");
+
+      const { set, cached } = await lookup.secrets(target.userId, target.namespace);
+      let secrets = set;
+      let result = secrets.valid.length > 0 ? await verify(delivery, secrets, !cached) : undefined;
+      // A cached secret may be stale (the user just entered a new one): reload once before refusing.
+      if (cached && (!result || (!result.ok && result.code === "WEBHOOK_SIGNATURE_MISMATCH"))) {
+        secrets = await lookup.reloadSecrets(target.userId, target.namespace);
+        result = secrets.valid.length > 0 ? await verify(delivery, secrets, true) : undefined;
+      }
+      if (!result) {
+        return refuse(
+          target,
+          401,
+          "no_secret",
+          "Overture has no webhook secret for this account; enter the secret from the platform's console.",
+        );
+      }
+      if (!result.ok) return refuse(target, 401, result.code, result.message, result.diagnoses);
+
+      let json: unknown;
+      try {
+        json = JSON.parse(delivery.body);
+      } catch {
+        return refuse(target, 400, "malformed_body", "The signed body is not valid JSON.");
+      }
+      const parsed = callbackEventSchema.safeParse(json);
+      if (!parsed.success) {
+        const fields = parsed.error.issues.map((i) => i.path.join(".") || "body").join(", ");
+        return refuse(
+          target,
+          400,
+          "malformed_body",
+          `The callback event lacks or misformats: ${fields} (spec 2.7).`,
+        );
+      }
+      const event = parsed.data;
+      if (target.platformTaskId && target.platformTaskId !== event.task_id) {
+        return refuse(
+          target,
+          400,
+          "task_mismatch",
+          "The event names another task than the one this callback URL belongs to.",
+        );
+      }
+
+      const error = taskErrorMessage({ output: event.output ?? null });
+      const outcome = await batcher.submit({
+        taskId: target.taskId,
+        source: "webhook",
+        platformTaskId: event.task_id,
+        status: event.status,
+        output: event.output ?? null,
+        usageInfo: event.usage_info ?? null,
+        ...(error ? { error } : {}),
+        webhookEvent: { eventId: event.event_id, signedAt: result.timestamp },
+      });
+      if (outcome === "task_mismatch") {
+        return refuse(
+          target,
+          400,
+          "task_mismatch",
+          "The event names another task than the one this callback URL belongs to.",
+        );
+      }
+      if (outcome === "not_found") return unknownTask("task_deleted");
+      lookup.adopt(keyHash, target, event.task_id);
+      metrics.webhookOutcomes.inc({ outcome, reason: "" });
+      return { status: 200, body: { status: outcome } };
+    },
+  };
+}
+
+export type Intake = ReturnType<typeof createIntake>;

@@ -1,0 +1,127 @@
+import { eq } from "drizzle-orm";
+import type { AppDatabase } from "../../db/client.ts";
+import { tasks } from "../../db/schema/index.ts";
+
+/** The task a callback key routes to, and whose secret signs it. */
+export interface WebhookTarget {
+  taskId: string;
+  userId: number;
+  namespace: string;
+  /** Null while the submit is in flight (the first callback can beat the submit response). */
+  platformTaskId: string | null;
+}
+
+export interface WebhookSecretSource {
+  secretsFor(
+    userId: number,
+    namespace: string,
+  ): Promise<{
+    current: string | null;
+    previous: string | null;
+    former?: readonly string[] | null;
+  }>;
+}
+
+export interface SecretSet {
+  /** Accepted secrets: the current one, then the previous one while in its grace period. */
+  valid: string[];
+  /** No longer accepted; only used to explain a mismatch (`FORMER_SECRET_MATCHES`). */
+  former: string[];
+}
+
+/** A small map with a time-to-live and a size cap (oldest entries go first). */
+class TtlCache<V> {
+  private readonly entries = new Map<string, { value: V; expires: number }>();
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max: number,
+    private readonly now: () => number,
+  ) {}
+
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expires <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: V): void {
+    if (this.entries.size >= this.max) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { value, expires: this.now() + this.ttlMs });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
+/**
+ * The intake's reads, cached in memory for a short time so a burst of deliveries costs no
+ * lookups: task key hash → task and owner, and (owner, namespace) → secrets. Unknown keys are not
+ * cached (a flood of random keys would only evict real entries).
+ */
+export function createIntakeLookup(options: {
+  db: AppDatabase;
+  secrets: () => WebhookSecretSource;
+  /** Clock of cache freshness (ms). */
+  now: () => number;
+  targetTtlMs?: number;
+  secretTtlMs?: number;
+}) {
+  const { now } = options;
+  const targets = new TtlCache<WebhookTarget>(options.targetTtlMs ?? 60_000, 20_000, now);
+  const secretSets = new TtlCache<SecretSet>(options.secretTtlMs ?? 30_000, 20_000, now);
+
+  async function loadSecrets(userId: number, namespace: string): Promise<SecretSet> {
+    const found = await options.secrets().secretsFor(userId, namespace);
+    const valid = [found.current, found.previous].filter(
+      (s): s is string => typeof s === "string" && s.length > 0,
+    );
+    const former = (found.former ?? []).filter((s) => s.length > 0 && !valid.includes(s));
+    const set = { valid, former };
+    secretSets.set(`${userId}:${namespace}`, set);
+    return set;
+  }
+
+  return {
+    async target(keyHash: string): Promise<WebhookTarget | undefined> {
+      const cached = targets.get(keyHash);
+      if (cached) return cached;
+      const [row] = await options.db
+        .select({
+          taskId: tasks.id,
+          userId: tasks.userId,
+          namespace: tasks.namespace,
+          platformTaskId: tasks.platformTaskId,
+        })
+        .from(tasks)
+        .where(eq(tasks.webhookKeyHash, keyHash))
+        .limit(1);
+      if (row) targets.set(keyHash, row);
+      return row;
+    },
+    /** Remembers the platform id a callback proved (the submit response may still be on its way). */
+    adopt(keyHash: string, target: WebhookTarget, platformTaskId: string): void {
+      if (!target.platformTaskId) targets.set(keyHash, { ...target, platformTaskId });
+    },
+    /** Secrets from the cache when fresh; `cached` says whether a reload might tell more. */
+    async secrets(userId: number, namespace: string): Promise<{ set: SecretSet; cached: boolean }> {
+      const cached = secretSets.get(`${userId}:${namespace}`);
+      if (cached) return { set: cached, cached: true };
+      return { set: await loadSecrets(userId, namespace), cached: false };
+    },
+    /** Reads the secrets again. Only a delivery carrying a valid task key gets here, and keys are
+     * known only to the platform, so this is not a read-per-forged-request vector. */
+    async reloadSecrets(userId: number, namespace: string): Promise<SecretSet> {
+      return loadSecrets(userId, namespace);
+    },
+  };
+}
+
+export type IntakeLookup = ReturnType<typeof createIntakeLookup>;

@@ -1,0 +1,64 @@
+import { eq } from "drizzle-orm";
+import { tokenSelections } from "../db/schema/index.ts";
+import type { BaseDeps } from "../deps.ts";
+import { ApiError } from "../lib/errors.ts";
+import type { AccessTokenCatalog } from "./access-tokens.ts";
+
+/** The access token a user chose for tasks (one per user). */
+export interface Selection {
+  namespace: string;
+  tokenId: number;
+  tokenName: string;
+  usageScenario: string;
+}
+
+export function createSelectionService(
+  { db, clock }: Pick<BaseDeps, "db" | "clock">,
+  catalog: AccessTokenCatalog,
+) {
+  return {
+    async get(userId: number): Promise<Selection | null> {
+      const [row] = await db
+        .select({
+          namespace: tokenSelections.namespace,
+          tokenId: tokenSelections.tokenId,
+          tokenName: tokenSelections.tokenName,
+          usageScenario: tokenSelections.usageScenario,
+        })
+        .from(tokenSelections)
+        .where(eq(tokenSelections.userId, userId))
+        .limit(1);
+      return row ?? null;
+    },
+
+    /**
+     * Chooses `tokenId` in `namespace` after checking with the platform that it is listed there
+     * (its name and usage scenario are copied for display). Replaces the previous choice.
+     */
+    async set(userId: number, namespace: string, tokenId: number): Promise<Selection> {
+      const tokens = await catalog.list(userId, namespace);
+      const token = tokens.find((t) => t.id === tokenId);
+      if (!token) {
+        throw new ApiError(
+          404,
+          "access_token_not_found",
+          `Namespace "${namespace}" has no access token with id ${tokenId}; pick one from its token list.`,
+        );
+      }
+      const selection: Selection = {
+        namespace,
+        tokenId,
+        tokenName: token.name,
+        usageScenario: token.usage_scenario,
+      };
+      const values = { ...selection, updatedAt: new Date(clock.now()) };
+      await db
+        .insert(tokenSelections)
+        .values({ userId, ...values })
+        .onConflictDoUpdate({ target: tokenSelections.userId, set: values });
+      return selection;
+    },
+  };
+}
+
+export type SelectionService = ReturnType<typeof createSelectionService>;

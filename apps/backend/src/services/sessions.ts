@@ -1,0 +1,121 @@
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { sessions } from "../db/schema/index.ts";
+import type { BaseDeps } from "../deps.ts";
+import { newOpaqueToken, sha256Hex } from "../lib/secrets.ts";
+
+/** Who is calling, as established by the session middleware. */
+export interface SessionContext {
+  sessionId: string;
+  userId: number;
+}
+
+export interface SessionSummary {
+  id: string;
+  userAgent: string | null;
+  createdAt: Date;
+  lastUsedAt: Date;
+  expiresAt: Date;
+}
+
+// Sliding renewal writes at most once a minute per session, not on every request.
+const RENEW_AFTER_MS = 60_000;
+
+/**
+ * Backend sessions: opaque random bearer tokens (`ovs_…`), stored as SHA-256, with sliding
+ * expiry and revocation that takes effect on the next request (every request reads the row).
+ */
+export function createSessionService({
+  db,
+  clock,
+  config,
+}: Pick<BaseDeps, "db" | "clock" | "config">) {
+  return {
+    async create(
+      userId: number,
+      userAgent: string | null,
+    ): Promise<{ token: string; id: string; expiresAt: Date }> {
+      const token = newOpaqueToken("ovs");
+      const now = clock.now();
+      const expiresAt = new Date(now + config.sessionTtlMs);
+      const [row] = await db
+        .insert(sessions)
+        .values({
+          tokenHash: sha256Hex(token),
+          userId,
+          userAgent: userAgent?.slice(0, 300) ?? null,
+          createdAt: new Date(now),
+          lastUsedAt: new Date(now),
+          expiresAt,
+        })
+        .returning({ id: sessions.id });
+      if (!row) throw new Error("session insert returned no row");
+      return { token, id: row.id, expiresAt };
+    },
+
+    /** The session a bearer token belongs to, renewed if due; null when unknown, expired or revoked. */
+    async authenticate(token: string): Promise<SessionContext | null> {
+      const now = clock.now();
+      const [row] = await db
+        .select({ id: sessions.id, userId: sessions.userId, lastUsedAt: sessions.lastUsedAt })
+        .from(sessions)
+        .where(
+          and(
+            eq(sessions.tokenHash, sha256Hex(token)),
+            isNull(sessions.revokedAt),
+            gt(sessions.expiresAt, new Date(now)),
+          ),
+        )
+        .limit(1);
+      if (!row) return null;
+      if (now - row.lastUsedAt.getTime() >= RENEW_AFTER_MS) {
+        await db
+          .update(sessions)
+          .set({ lastUsedAt: new Date(now), expiresAt: new Date(now + config.sessionTtlMs) })
+          .where(eq(sessions.id, row.id));
+      }
+      return { sessionId: row.id, userId: row.userId };
+    },
+
+    async list(userId: number): Promise<SessionSummary[]> {
+      return db
+        .select({
+          id: sessions.id,
+          userAgent: sessions.userAgent,
+          createdAt: sessions.createdAt,
+          lastUsedAt: sessions.lastUsedAt,
+          expiresAt: sessions.expiresAt,
+        })
+        .from(sessions)
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            isNull(sessions.revokedAt),
+            gt(sessions.expiresAt, new Date(clock.now())),
+          ),
+        )
+        .orderBy(desc(sessions.lastUsedAt));
+    },
+
+    /** Revokes one of the user's sessions; false when it is not theirs or already gone. */
+    async revoke(userId: number, sessionId: string): Promise<boolean> {
+      const revoked = await db
+        .update(sessions)
+        .set({ revokedAt: new Date(clock.now()) })
+        .where(
+          and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)),
+        )
+        .returning({ id: sessions.id });
+      return revoked.length > 0;
+    },
+
+    /** Revokes every session of a user (their platform authorization was revoked). */
+    async revokeAll(userId: number): Promise<void> {
+      await db
+        .update(sessions)
+        .set({ revokedAt: new Date(clock.now()) })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

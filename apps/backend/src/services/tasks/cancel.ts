@@ -1,0 +1,123 @@
+import { isPlatformError } from "@overture/core/errors";
+import { taskErrorMessage } from "@overture/core/schemas";
+import { isTerminalStatus } from "@overture/core/task";
+import { ApiError } from "../../lib/errors.ts";
+import type { TaskRuntime } from "./runtime.ts";
+import type { TaskRow } from "./task-json.ts";
+
+const notCancellable = (row: TaskRow, why: string) =>
+  new ApiError(409, "not_cancellable", `Task ${row.id} cannot be cancelled: ${why}.`, {
+    status: row.status,
+  });
+
+/**
+ * Cancels a task (spec 3.1, 4.7). `queued` → `cancelled` locally; `waiting`/`in_progress` → the
+ * platform's cancel, then the platform's word is merged like any report; `submitting` → the
+ * request is remembered and carried out as soon as the platform names the task; anything final
+ * (or `unknown`, which has no platform id to cancel) → 409 `not_cancellable`.
+ */
+export function createCanceller(runtime: TaskRuntime) {
+  const { deps } = runtime;
+
+  /** Asks the platform to cancel, then merges what it says the task now is. */
+  async function cancelOnPlatform(row: TaskRow, platformTaskId: string): Promise<TaskRow> {
+    const call = <T>(fn: (token: string) => Promise<T>) =>
+      deps.proxyTokens.withProxyToken(row.userId, row.namespace, row.tokenId, fn);
+    let reported: string | undefined;
+    try {
+      const answer = await call((token) => deps.platform.cancelTask(token, platformTaskId));
+      reported = typeof answer.status === "string" ? answer.status : undefined;
+    } catch (error) {
+      // A 4xx usually means the task ended meanwhile: learn its state before answering.
+      if (!isPlatformError(error, ["PLATFORM_BAD_REQUEST", "PLATFORM_NOT_FOUND"])) throw error;
+      const after = await poll(row, platformTaskId, call);
+      if (isTerminalStatus(after.status))
+        throw notCancellable(after, `it is already ${after.status}`);
+      throw error;
+    }
+    // Without a status in the cancel answer (its body is "not shown", spec 4.7) ask rather than assume.
+    if (!reported) return poll(row, platformTaskId, call);
+    const result = await runtime.apply([
+      { taskId: row.id, source: "api", platformTaskId, status: reported },
+    ]);
+    return result.rows.get(row.id) ?? row;
+  }
+
+  async function poll(
+    row: TaskRow,
+    platformTaskId: string,
+    call: <T>(fn: (token: string) => Promise<T>) => Promise<T>,
+  ): Promise<TaskRow> {
+    const polled = await call((token) => deps.platform.getTask(token, platformTaskId));
+    const error = taskErrorMessage(polled);
+    const result = await runtime.apply([
+      {
+        taskId: row.id,
+        source: "api",
+        platformTaskId: polled.task_id,
+        status: polled.status,
+        output: polled.output ?? null,
+        usageInfo: polled.usage_info ?? null,
+        ...(error ? { error } : {}),
+      },
+    ]);
+    return result.rows.get(row.id) ?? row;
+  }
+
+  runtime.deferredCancel = async (row) => {
+    if (!row.platformTaskId || isTerminalStatus(row.status)) return;
+    try {
+      await cancelOnPlatform(row, row.platformTaskId);
+    } catch (error) {
+      deps.logger.warn({ taskId: row.id, err: (error as Error).message }, "deferred cancel failed");
+    }
+  };
+
+  /** Returns the task after the cancel and whether it is done (200) or pending (202). */
+  async function cancel(
+    userId: number,
+    taskId: string,
+  ): Promise<{ row: TaskRow; pending: boolean }> {
+    const row = await runtime.owned(userId, taskId);
+    if (row.status === "queued") {
+      const after = await runtime.update(row.id, "api", (current, now) =>
+        current.status === "queued"
+          ? {
+              ...current,
+              status: "cancelled",
+              finishedAt: now,
+              updatedAt: now,
+              cancelRequestedAt: now,
+            }
+          : undefined,
+      );
+      // It left the queue meanwhile (claimed for submit): treat it by its new state.
+      if (after && after.status !== "queued" && after.status !== "cancelled")
+        return cancel(userId, taskId);
+      return { row: after ?? row, pending: false };
+    }
+    if (row.status === "submitting") {
+      const after = await runtime.update(row.id, "api", (current, now) =>
+        current.status === "submitting" ? { ...current, cancelRequestedAt: now } : undefined,
+      );
+      if (after && after.status !== "submitting") return cancel(userId, taskId);
+      return { row: after ?? row, pending: true };
+    }
+    if ((row.status === "waiting" || row.status === "in_progress") && row.platformTaskId) {
+      await runtime.update(row.id, "api", (current, now) => ({
+        ...current,
+        cancelRequestedAt: now,
+      }));
+      return { row: await cancelOnPlatform(row, row.platformTaskId), pending: false };
+    }
+    if (row.status === "unknown") {
+      throw notCancellable(
+        row,
+        "the platform never confirmed it, so there is no platform task to cancel",
+      );
+    }
+    throw notCancellable(row, `it is already ${row.status}`);
+  }
+
+  return { cancel };
+}

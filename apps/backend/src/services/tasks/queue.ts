@@ -1,0 +1,212 @@
+import { randomBytes } from "node:crypto";
+import { readQuota } from "@overture/core/schemas";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { tasks } from "../../db/schema/index.ts";
+import { sha256Hex } from "../../lib/secrets.ts";
+import type { Account, TaskRuntime } from "./runtime.ts";
+import { submitClaimed, UNKNOWN_SUBMIT_MESSAGE } from "./submit.ts";
+import type { TaskRow } from "./task-json.ts";
+
+export interface QueueOptions {
+  /** Period of the background round (drain every account with queued tasks, sweep). */
+  intervalMs?: number;
+  /** A `submitting` row older than this was orphaned by a crashed instance. */
+  staleSubmitMs?: number;
+  /** Accounts drained per background round. */
+  accountsPerRound?: number;
+}
+
+const accountKey = (a: Account) => `${a.userId}:${a.namespace}`;
+
+/**
+ * The local queue (spec 8: "queue submissions on the client side"): tasks wait as `queued` and
+ * are submitted oldest first per (user, namespace) while the platform reports free quota. A drain
+ * runs after a task is created, when a task of that account ends, and from a periodic round.
+ * Rows are claimed with `FOR UPDATE SKIP LOCKED` and committed as `submitting` before the platform
+ * is called. Within an instance drains of one account are serialised; across instances the
+ * platform's quota answer (QUOTA_EXHAUSTED → back to the queue) is the arbiter.
+ */
+export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}) {
+  const { deps } = runtime;
+  const { db, clock, metrics, logger } = deps;
+  const drains = new Map<string, { again: boolean; done: Promise<void> }>();
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<void> | undefined;
+
+  /** Free quota as the platform reports it; Infinity when its answer does not say (the submit will). */
+  async function available(account: Account, tokenId: number): Promise<number> {
+    const body = await deps.proxyTokens.withProxyToken(
+      account.userId,
+      account.namespace,
+      tokenId,
+      (token) => deps.platform.getAvailableQuota(token),
+    );
+    return readQuota(body).available ?? Number.POSITIVE_INFINITY;
+  }
+
+  async function claimNext(
+    account: Account,
+    webhookExpected: boolean,
+  ): Promise<{ row: TaskRow; key: string } | undefined> {
+    return db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(tasks)
+        .where(
+          and(
+            eq(tasks.userId, account.userId),
+            eq(tasks.namespace, account.namespace),
+            eq(tasks.status, "queued"),
+          ),
+        )
+        .orderBy(asc(tasks.createdAt), asc(tasks.id))
+        .limit(1)
+        .for("update", { skipLocked: true });
+      if (!row) return undefined;
+      const key = randomBytes(32).toString("base64url");
+      const now = new Date(clock.now());
+      const next: TaskRow = {
+        ...row,
+        status: "submitting",
+        webhookKeyHash: sha256Hex(key),
+        webhookExpected,
+        submitStartedAt: now,
+        updatedAt: now,
+      };
+      await runtime.save(tx, [next], "queue");
+      return { row: next, key };
+    });
+  }
+
+  async function drainOnce(account: Account, knownAvailable?: number): Promise<void> {
+    const [head] = await db
+      .select({ tokenId: tasks.tokenId })
+      .from(tasks)
+      .where(
+        and(
+          eq(tasks.userId, account.userId),
+          eq(tasks.namespace, account.namespace),
+          eq(tasks.status, "queued"),
+        ),
+      )
+      .orderBy(asc(tasks.createdAt), asc(tasks.id))
+      .limit(1);
+    if (!head) return;
+    let free = knownAvailable ?? (await available(account, head.tokenId));
+    const webhookExpected = await deps.webhookSecrets.has(account.userId, account.namespace);
+    while (free > 0) {
+      const claimed = await claimNext(account, webhookExpected);
+      if (!claimed) return;
+      const outcome = await submitClaimed(runtime, claimed.row, claimed.key);
+      if (outcome === "requeued") return; // quota full or platform unreachable: a later round retries
+      if (outcome !== "rejected") free -= 1;
+    }
+  }
+
+  /** Drains an account; concurrent calls coalesce into one running drain plus one more round. */
+  function drain(account: Account, knownAvailable?: number): Promise<void> {
+    const key = accountKey(account);
+    const running = drains.get(key);
+    if (running) {
+      running.again = true;
+      return running.done;
+    }
+    const state = { again: false, done: Promise.resolve() };
+    // Read through a function: a concurrent call sets it while the drain awaits.
+    const again = () => state.again;
+    state.done = (async () => {
+      let known = knownAvailable;
+      do {
+        state.again = false;
+        try {
+          await drainOnce(account, known);
+        } catch (error) {
+          logger.warn(
+            { userId: account.userId, namespace: account.namespace, err: (error as Error).message },
+            "queue drain failed",
+          );
+          return;
+        }
+        known = undefined;
+      } while (again());
+    })().finally(() => drains.delete(key));
+    drains.set(key, state);
+    return state.done;
+  }
+
+  /** Turns `submitting` rows orphaned by a crash into `unknown`: never resubmitted blindly. */
+  async function sweepStaleSubmits(): Promise<number> {
+    const cutoff = new Date(clock.now() - (options.staleSubmitMs ?? 120_000));
+    return db.transaction(async (tx) => {
+      const rows = await tx
+        .select()
+        .from(tasks)
+        .where(and(eq(tasks.status, "submitting"), lt(tasks.submitStartedAt, cutoff)))
+        .limit(100)
+        .for("update", { skipLocked: true });
+      const now = new Date(clock.now());
+      const changed = rows.map((row) => ({
+        ...row,
+        status: "unknown" as const,
+        error: UNKNOWN_SUBMIT_MESSAGE,
+        updatedAt: now,
+      }));
+      await runtime.save(tx, changed, "worker");
+      return changed.length;
+    });
+  }
+
+  async function runRound(): Promise<void> {
+    await sweepStaleSubmits();
+    const accounts = await db
+      .selectDistinct({ userId: tasks.userId, namespace: tasks.namespace })
+      .from(tasks)
+      .where(eq(tasks.status, "queued"))
+      .limit(options.accountsPerRound ?? 50);
+    for (const account of accounts) await drain(account);
+    const [depth] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(tasks)
+      .where(eq(tasks.status, "queued"));
+    metrics.queueDepth.set(depth?.n ?? 0);
+  }
+
+  /** Resolves when no drain is running in this instance. */
+  async function settle(): Promise<void> {
+    while (drains.size > 0) await Promise.all([...drains.values()].map((d) => d.done));
+  }
+
+  return {
+    drain,
+    settle,
+    /** Starts a drain without waiting (a task of the account just ended). */
+    kick(account: Account): void {
+      void drain(account);
+    },
+    sweepStaleSubmits,
+    /** One background round now (tests drive it by hand). */
+    async runOnce(): Promise<void> {
+      round ??= runRound()
+        .catch((error: unknown) => {
+          logger.warn({ err: (error as Error).message }, "queue round failed");
+        })
+        .finally(() => {
+          round = undefined;
+        });
+      await round;
+    },
+    start(): Promise<void> {
+      timer ??= setInterval(() => void this.runOnce(), options.intervalMs ?? 10_000);
+      timer.unref();
+      return Promise.resolve();
+    },
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      timer = undefined;
+      await round;
+      await settle();
+    },
+  };
+}
+
+export type TaskQueue = ReturnType<typeof createTaskQueue>;

@@ -1,0 +1,157 @@
+import { isPlatformError } from "@overture/core/errors";
+import { taskErrorMessage } from "@overture/core/schemas";
+import { sql } from "drizzle-orm";
+import type { TaskRuntime } from "./runtime.ts";
+import { errorBackoffDelay } from "./schedule.ts";
+import { queryRows } from "./store.ts";
+
+export interface ReconcilerOptions {
+  intervalMs?: number;
+  /** Tasks claimed per round. */
+  batchSize?: number;
+  /** Polls in flight at once within a round. */
+  concurrency?: number;
+  /** How far a claim pushes `next_poll_at` (the lease while the poll runs). */
+  leaseMs?: number;
+}
+
+interface Claimed {
+  id: string;
+  user_id: string | number;
+  namespace: string;
+  token_id: string | number;
+  platform_task_id: string;
+  poll_errors: number;
+}
+
+// After this many "not found" answers in a row the platform has lost the task.
+const NOT_FOUND_LIMIT = 5;
+
+/**
+ * Polls tasks the platform has not told us about recently (DESIGN step 4: webhook first, polling
+ * second). A round claims due `waiting`/`in_progress` rows with `FOR UPDATE SKIP LOCKED`, pushing
+ * `next_poll_at` forward as a lease in the same statement, so instances never poll one task
+ * twice; polls run outside the transaction and are applied through the same merge as webhooks,
+ * which also schedules the next poll (tasks/schedule.ts).
+ */
+export function createReconciler(runtime: TaskRuntime, options: ReconcilerOptions = {}) {
+  const { deps } = runtime;
+  const { db, clock, metrics, logger } = deps;
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<number> | undefined;
+
+  async function claim(): Promise<Claimed[]> {
+    const now = new Date(clock.now()).toISOString();
+    const lease = new Date(clock.now() + (options.leaseMs ?? 60_000)).toISOString();
+    return queryRows<Claimed>(
+      db,
+      sql`
+      update tasks set next_poll_at = ${lease}::timestamptz
+      where id in (
+        select id from tasks
+        where next_poll_at <= ${now}::timestamptz and status in ('waiting', 'in_progress') and platform_task_id is not null
+        order by next_poll_at
+        limit ${options.batchSize ?? 50}
+        for update skip locked)
+      returning id, user_id, namespace, token_id, platform_task_id, poll_errors`,
+    );
+  }
+
+  async function pollOne(task: Claimed): Promise<void> {
+    const userId = Number(task.user_id);
+    try {
+      const polled = await deps.proxyTokens.withProxyToken(
+        userId,
+        task.namespace,
+        Number(task.token_id),
+        (token) => deps.platform.getTask(token, task.platform_task_id),
+      );
+      const error = taskErrorMessage(polled);
+      const result = await runtime.apply([
+        {
+          taskId: task.id,
+          source: "poll",
+          platformTaskId: polled.task_id,
+          status: polled.status,
+          output: polled.output ?? null,
+          usageInfo: polled.usage_info ?? null,
+          ...(error ? { error } : {}),
+          ...(typeof polled.completed_at === "number" ? { completedAt: polled.completed_at } : {}),
+          polled: true,
+        },
+      ]);
+      metrics.polls.inc({ outcome: result.changed[0] ? "changed" : "unchanged" });
+    } catch (error) {
+      await recordError(task, error);
+    }
+  }
+
+  async function recordError(task: Claimed, error: unknown): Promise<void> {
+    const code = isPlatformError(error) ? error.code : (error as { code?: string }).code;
+    metrics.polls.inc({ outcome: code === "PLATFORM_NOT_FOUND" ? "not_found" : "error" });
+    logger.info({ taskId: task.id, code }, "poll failed");
+    const errors = task.poll_errors + 1;
+    const retryAfter = isPlatformError(error) ? error.retryAfterMs : undefined;
+    const lost = code === "PLATFORM_NOT_FOUND" && errors >= NOT_FOUND_LIMIT;
+    await runtime
+      .update(task.id, "poll", (row, now) => {
+        if (row.status !== "waiting" && row.status !== "in_progress") return undefined;
+        if (lost) {
+          return {
+            ...row,
+            status: "unknown",
+            error: "The platform no longer knows this task (it answered 404 to repeated queries).",
+            nextPollAt: null,
+            pollErrors: errors,
+            updatedAt: now,
+          };
+        }
+        const delay = errorBackoffDelay(errors, retryAfter, runtime.random);
+        return { ...row, pollErrors: errors, nextPollAt: new Date(now.getTime() + delay) };
+      })
+      .catch((e: unknown) => {
+        logger.warn(
+          { taskId: task.id, err: (e as Error).message },
+          "recording a poll error failed",
+        );
+      });
+  }
+
+  async function runRound(): Promise<number> {
+    const claimed = await claim();
+    const concurrency = Math.max(1, options.concurrency ?? 8);
+    let next = 0;
+    const lanes = Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
+      for (let task = claimed[next++]; task; task = claimed[next++]) await pollOne(task);
+    });
+    await Promise.all(lanes);
+    return claimed.length;
+  }
+
+  return {
+    /** One round now; resolves to the number of tasks polled (tests drive it by hand). */
+    runOnce(): Promise<number> {
+      round ??= runRound()
+        .catch((error: unknown) => {
+          logger.warn({ err: (error as Error).message }, "reconciler round failed");
+          return 0;
+        })
+        .finally(() => {
+          round = undefined;
+        });
+      return round;
+    },
+    start(): Promise<void> {
+      timer ??= setInterval(() => void this.runOnce(), options.intervalMs ?? 1_000);
+      timer.unref();
+      return Promise.resolve();
+    },
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      timer = undefined;
+      await round;
+    },
+  };
+}
+
+export type Reconciler = ReturnType<typeof createReconciler>;

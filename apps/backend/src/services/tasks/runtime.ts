@@ -1,0 +1,154 @@
+import { and, eq } from "drizzle-orm";
+import type { Transaction } from "../../db/client.ts";
+import { tasks, type TaskEventSource } from "../../db/schema/index.ts";
+import type { BaseDeps } from "../../deps.ts";
+import { ApiError } from "../../lib/errors.ts";
+import type { ProxyTokenService } from "../proxy-tokens.ts";
+import type { SelectionService } from "../selections.ts";
+import type { WebhookSecretService } from "../webhook-secrets.ts";
+import { appendTaskEvents } from "../events/append.ts";
+import { applyReports, type ApplyContext, type ApplyResult } from "./apply.ts";
+import { FILE_TTL_MS, type PlatformReport } from "./merge.ts";
+import { DEFAULT_EXPECTED_DURATION_MS } from "./schedule.ts";
+import { saveTasks } from "./store.ts";
+import { toTaskJson, type TaskRow } from "./task-json.ts";
+
+/** The credential services the task services call (built by the auth side). */
+export interface CredentialServices {
+  proxyTokens: Pick<ProxyTokenService, "withProxyToken">;
+  selections: Pick<SelectionService, "get">;
+  webhookSecrets: Pick<WebhookSecretService, "has" | "secretsFor">;
+}
+
+export type TaskDeps = Pick<
+  BaseDeps,
+  "db" | "database" | "clock" | "config" | "platform" | "logger" | "metrics"
+> &
+  CredentialServices & {
+    /** Randomness of poll jitter (tests fix it). */
+    random?: () => number;
+    /** Expected upper bound of a task's duration (spec 8: usually 1 to 10 minutes). */
+    expectedDurationMs?: number;
+  };
+
+export interface Account {
+  userId: number;
+  namespace: string;
+}
+
+/**
+ * What every task service shares: the merge context, the one transaction shape that applies
+ * platform reports, and local state changes that append task events the same way.
+ */
+export function createTaskRuntime(deps: TaskDeps) {
+  const random = deps.random ?? Math.random;
+  const freedListeners: ((account: Account) => void)[] = [];
+
+  const applyContext = (): ApplyContext => ({
+    now: deps.clock.now(),
+    schedule: {
+      expectedDurationMs: deps.expectedDurationMs ?? DEFAULT_EXPECTED_DURATION_MS,
+      random,
+    },
+    archive: deps.config.archiveDir !== undefined,
+    fileTtlMs: FILE_TTL_MS,
+    publicUrl: deps.config.publicUrl,
+  });
+
+  const runtime = {
+    deps,
+    random,
+    /** Set by the task service: cancels a task whose cancel was requested while it was submitting. */
+    deferredCancel: undefined as ((row: TaskRow) => Promise<void>) | undefined,
+    applyContext,
+    json: (row: TaskRow) => toTaskJson(row, deps.config.publicUrl),
+
+    /** Calls `listener` after a commit in which a task of an account reached a terminal state. */
+    onFreed(listener: (account: Account) => void): void {
+      freedListeners.push(listener);
+    },
+
+    /** Tells the listeners which accounts just freed quota (after the commit). */
+    committed(result: ApplyResult): void {
+      for (const account of result.freed) {
+        for (const listener of freedListeners) {
+          try {
+            listener(account);
+          } catch (error) {
+            deps.logger.warn({ err: (error as Error).message }, "freed-quota listener failed");
+          }
+        }
+      }
+    },
+
+    /** Applies reports in their own transaction (polls, submit and cancel answers). */
+    async apply(reports: PlatformReport[]): Promise<ApplyResult> {
+      const result = await deps.db.transaction((tx) => applyReports(tx, reports, applyContext()));
+      runtime.committed(result);
+      return result;
+    },
+
+    /**
+     * Changes a task locally (Overture's own states: queued, submitting, unknown, rejected,
+     * cancelled-while-queued) under a row lock; `change` returns the new row, or undefined to
+     * leave it. The change is appended as a task event when anything a client sees changed.
+     */
+    async update(
+      taskId: string,
+      source: TaskEventSource,
+      change: (row: TaskRow, now: Date) => TaskRow | undefined,
+    ): Promise<TaskRow | undefined> {
+      return deps.db.transaction(async (tx) => {
+        const [row] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).for("update");
+        if (!row) return undefined;
+        const next = change(row, new Date(deps.clock.now()));
+        if (!next) return row;
+        await runtime.save(tx, [next], source, [row]);
+        return next;
+      });
+    },
+
+    /** Saves changed rows and appends an event for each row whose JSON changed. */
+    async save(
+      tx: Transaction,
+      rows: TaskRow[],
+      source: TaskEventSource,
+      before?: TaskRow[],
+    ): Promise<void> {
+      await saveTasks(tx, rows);
+      const events = rows
+        .filter(
+          (row, i) =>
+            !before?.[i] ||
+            JSON.stringify(runtime.json(row)) !== JSON.stringify(runtime.json(before[i])),
+        )
+        .map((row) => ({
+          userId: row.userId,
+          taskId: row.id,
+          status: row.status,
+          source,
+          payload: runtime.json(row),
+          createdAt: row.updatedAt,
+        }));
+      await appendTaskEvents(tx, events);
+    },
+
+    /** The task if it belongs to the user; 404 otherwise (another user's task does not exist for them). */
+    async owned(userId: number, taskId: string): Promise<TaskRow> {
+      const [row] = UUID.test(taskId)
+        ? await deps.db
+            .select()
+            .from(tasks)
+            .where(and(eq(tasks.id, taskId), eq(tasks.userId, userId)))
+            .limit(1)
+        : [];
+      if (!row) throw new ApiError(404, "task_not_found", `No task ${taskId} among your tasks.`);
+      return row;
+    },
+  };
+  return runtime;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type TaskRuntime = ReturnType<typeof createTaskRuntime>;

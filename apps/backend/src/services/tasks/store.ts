@@ -1,0 +1,88 @@
+import { inArray, sql, type SQL } from "drizzle-orm";
+import type { AppDatabase, Transaction } from "../../db/client.ts";
+import { tasks } from "../../db/schema/index.ts";
+import type { TaskRow } from "./task-json.ts";
+
+type Executor = AppDatabase | Transaction;
+
+/** Rows of a raw statement. Both drivers answer `{ rows }`; drizzle types `execute` loosely. */
+export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
+}
+
+/** Locks task rows `FOR UPDATE` in id order (a fixed order: concurrent batches cannot deadlock). */
+export async function lockTasks(
+  tx: Transaction,
+  ids: readonly string[],
+): Promise<Map<string, TaskRow>> {
+  const unique = [...new Set(ids)].sort();
+  if (unique.length === 0) return new Map();
+  const rows = await tx
+    .select()
+    .from(tasks)
+    .where(inArray(tasks.id, unique))
+    .orderBy(tasks.id)
+    .for("update");
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Writes the mutable columns of whole task rows (already locked and merged in memory) in one
+ * statement, whatever the number of rows: `UPDATE … FROM json_to_recordset(…)`. JSON carries the
+ * batch as one parameter on both drivers.
+ */
+export async function saveTasks(tx: Executor, rows: readonly TaskRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const batch = JSON.stringify(
+    rows.map((r) => ({
+      id: r.id,
+      status: r.status,
+      platform_task_id: r.platformTaskId,
+      webhook_key_hash: r.webhookKeyHash,
+      webhook_expected: r.webhookExpected,
+      output: r.output ?? null,
+      usage_info: r.usageInfo ?? null,
+      error: r.error,
+      unknown_status: r.unknownStatus,
+      file_url: r.fileUrl,
+      file_expires_at: r.fileExpiresAt,
+      archive_status: r.archiveStatus,
+      archive_next_at: r.archiveNextAt,
+      archive_path: r.archivePath,
+      archive_content_type: r.archiveContentType,
+      archive_bytes: r.archiveBytes,
+      archive_attempts: r.archiveAttempts,
+      cancel_requested_at: r.cancelRequestedAt,
+      submit_started_at: r.submitStartedAt,
+      submitted_at: r.submittedAt,
+      finished_at: r.finishedAt,
+      updated_at: r.updatedAt,
+      last_event_at: r.lastEventAt,
+      next_poll_at: r.nextPollAt,
+      poll_count: r.pollCount,
+      poll_errors: r.pollErrors,
+    })),
+  );
+  await tx.execute(sql`
+    update tasks as t set
+      status = u.status, platform_task_id = u.platform_task_id, webhook_key_hash = u.webhook_key_hash,
+      webhook_expected = u.webhook_expected, output = u.output, usage_info = u.usage_info, error = u.error,
+      unknown_status = u.unknown_status, file_url = u.file_url, file_expires_at = u.file_expires_at,
+      archive_status = u.archive_status, archive_next_at = u.archive_next_at, archive_path = u.archive_path,
+      archive_content_type = u.archive_content_type, archive_bytes = u.archive_bytes,
+      archive_attempts = u.archive_attempts,
+      cancel_requested_at = u.cancel_requested_at, submit_started_at = u.submit_started_at,
+      submitted_at = u.submitted_at, finished_at = u.finished_at, updated_at = u.updated_at,
+      last_event_at = u.last_event_at, next_poll_at = u.next_poll_at, poll_count = u.poll_count,
+      poll_errors = u.poll_errors
+    from json_to_recordset(${batch}::json) as u(
+      id uuid, status text, platform_task_id text, webhook_key_hash text, webhook_expected boolean,
+      output jsonb, usage_info jsonb, error text, unknown_status text, file_url text,
+      file_expires_at timestamptz, archive_status text, archive_next_at timestamptz, archive_path text,
+      archive_content_type text, archive_bytes bigint, archive_attempts integer,
+      cancel_requested_at timestamptz, submit_started_at timestamptz, submitted_at timestamptz,
+      finished_at timestamptz, updated_at timestamptz, last_event_at timestamptz,
+      next_poll_at timestamptz, poll_count integer, poll_errors integer)
+    where t.id = u.id`);
+}

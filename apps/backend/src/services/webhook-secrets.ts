@@ -1,0 +1,146 @@
+import { and, eq } from "drizzle-orm";
+import { webhookSecrets } from "../db/schema/index.ts";
+import type { BaseDeps } from "../deps.ts";
+import { ApiError } from "../lib/errors.ts";
+
+export const WEBHOOK_SECRET_MAX_LENGTH = 512;
+
+export interface WebhookSecretStatus {
+  configured: boolean;
+  updated_at: Date | null;
+  /** Until when the secret replaced by the last reset is still accepted; null when none is. */
+  previous_valid_until: Date | null;
+}
+
+/**
+ * Why a secret cannot be stored, or undefined when it can. Surrounding whitespace is refused,
+ * not trimmed: the platform's secret has none, so it is a copy-paste slip, and signatures made
+ * with the real secret would never verify against the padded one.
+ */
+export function webhookSecretProblem(secret: string): string | undefined {
+  if (secret.length === 0)
+    return "The webhook secret is empty; paste the secret shown after a reset in the console.";
+  if (secret.length > WEBHOOK_SECRET_MAX_LENGTH) {
+    return `The webhook secret is longer than ${WEBHOOK_SECRET_MAX_LENGTH} characters; paste only the secret itself.`;
+  }
+  if (secret.trim() !== secret) {
+    return "The webhook secret starts or ends with whitespace (a space, tab or line break), which the platform's secrets never do: copy it again without the surrounding blanks.";
+  }
+  return undefined;
+}
+
+// Both columns share one context (the row): a reset moves the current ciphertext into the
+// previous column as is, which a column-bound context would make unreadable.
+const context = (userId: number, namespace: string) => `webhook-secret:${userId}:${namespace}`;
+
+/**
+ * Webhook secrets per (user, account namespace), entered by the user, sealed at rest and never
+ * returned by the API. After a reset the previous secret stays valid for the configured grace
+ * (`WEBHOOK_SECRET_GRACE_SECONDS`): the platform may still retry deliveries signed before it.
+ */
+export function createWebhookSecretService({
+  db,
+  vault,
+  clock,
+  config,
+}: Pick<BaseDeps, "db" | "vault" | "clock" | "config">) {
+  const key = (userId: number, namespace: string) =>
+    and(eq(webhookSecrets.userId, userId), eq(webhookSecrets.namespace, namespace));
+
+  async function read(userId: number, namespace: string) {
+    const [row] = await db.select().from(webhookSecrets).where(key(userId, namespace)).limit(1);
+    return row;
+  }
+
+  const previousLive = (until: Date | null) => until !== null && until.getTime() > clock.now();
+
+  return {
+    async set(userId: number, namespace: string, secret: string): Promise<void> {
+      const problem = webhookSecretProblem(secret);
+      if (problem) throw new ApiError(400, "invalid_secret", problem);
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(webhookSecrets)
+          .where(key(userId, namespace))
+          .for("update");
+        const sealed = vault.seal(secret, context(userId, namespace));
+        if (!row) {
+          await tx
+            .insert(webhookSecrets)
+            .values({ userId, namespace, secretEnc: sealed, updatedAt: new Date(now) })
+            .onConflictDoUpdate({
+              target: [webhookSecrets.userId, webhookSecrets.namespace],
+              set: { secretEnc: sealed, updatedAt: new Date(now) },
+            });
+          return;
+        }
+        // Saving the same secret again is not a reset: keep the previous one as it was.
+        const same = vault.open(row.secretEnc, context(userId, namespace)) === secret;
+        await tx
+          .update(webhookSecrets)
+          .set(
+            same
+              ? { updatedAt: new Date(now) }
+              : {
+                  secretEnc: sealed,
+                  previousSecretEnc: row.secretEnc,
+                  previousValidUntil: new Date(now + config.webhook.secretGraceMs),
+                  updatedAt: new Date(now),
+                },
+          )
+          .where(key(userId, namespace));
+      });
+    },
+
+    /** Forgets the secret (and any previous one): deliveries for this account stop verifying. */
+    async clear(userId: number, namespace: string): Promise<void> {
+      await db.delete(webhookSecrets).where(key(userId, namespace));
+    },
+
+    async status(userId: number, namespace: string): Promise<WebhookSecretStatus> {
+      const row = await read(userId, namespace);
+      if (!row) return { configured: false, updated_at: null, previous_valid_until: null };
+      return {
+        configured: true,
+        updated_at: row.updatedAt,
+        previous_valid_until:
+          row.previousSecretEnc && previousLive(row.previousValidUntil)
+            ? row.previousValidUntil
+            : null,
+      };
+    },
+
+    /** The secrets a delivery may be signed with now: the current one, and the previous during its grace. */
+    async secretsFor(
+      userId: number,
+      namespace: string,
+    ): Promise<{ current: string | null; previous: string | null; former: string[] }> {
+      const row = await read(userId, namespace);
+      if (!row) return { current: null, previous: null, former: [] };
+      const prior = row.previousSecretEnc
+        ? vault.open(row.previousSecretEnc, context(userId, namespace))
+        : null;
+      // Past its grace period the previous secret no longer verifies anything, but a signature
+      // that matches it tells the owner the platform still signs with an outdated secret.
+      const live = previousLive(row.previousValidUntil);
+      return {
+        current: vault.open(row.secretEnc, context(userId, namespace)),
+        previous: live ? prior : null,
+        former: !live && prior ? [prior] : [],
+      };
+    },
+
+    async has(userId: number, namespace: string): Promise<boolean> {
+      const [row] = await db
+        .select({ userId: webhookSecrets.userId })
+        .from(webhookSecrets)
+        .where(key(userId, namespace))
+        .limit(1);
+      return row !== undefined;
+    },
+  };
+}
+
+export type WebhookSecretService = ReturnType<typeof createWebhookSecretService>;

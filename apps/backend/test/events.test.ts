@@ -1,0 +1,131 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createEventHub } from "../src/services/events/hub.ts";
+import { describeEachDriver } from "./support/drivers.ts";
+import { startTestBackend, type TestBackend, type TestInstance } from "./support/harness.ts";
+import { readSse } from "./support/sse.ts";
+import { selectRows } from "./support/sql.ts";
+import { createTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
+
+describeEachDriver("live task events (SSE)", (driver) => {
+  let t: TestBackend;
+  let user: TaskUser;
+  beforeAll(async () => {
+    t = await startTestBackend({ driver });
+    user = await setUpTaskUser(t, { webhookSecret: true });
+    t.emu.control.setQuota(user.namespace, 100);
+  });
+  afterAll(() => t.close());
+
+  const open = (instance: TestInstance, headers: Record<string, string> = {}) =>
+    instance.request("/api/events", { session: user.session, headers });
+
+  const eventIdsAfter = async (id: number) =>
+    (
+      await selectRows<{ event_id: string }>(
+        t.database.db,
+        sql`select id::text as event_id from task_events where user_id = ${user.userId} and id > ${id} order by task_events.id`,
+      )
+    ).map((r) => Number(r.event_id));
+
+  it("refuses a stream without a session", async () => {
+    expect((await t.request("/api/events")).status).toBe(401);
+  });
+
+  it("streams a fresh client a retry hint and its resume position, then the user's task changes live", async () => {
+    const response = await open(t);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const stream = readSse(response);
+    expect((await stream.next())?.retry).toBe(3000);
+    const ready = await stream.next();
+    expect(ready?.event).toBe("ready");
+
+    const task = await createTask(t, user.session);
+    const statuses: string[] = [];
+    let previous = Number(ready?.id);
+    while (statuses.at(-1) !== "waiting") {
+      const event = await stream.nextTask();
+      expect(event.id).toBeGreaterThan(previous);
+      expect(event.task.id).toBe(task.id);
+      previous = event.id;
+      statuses.push(event.task.status);
+    }
+    expect(statuses).toEqual(["queued", "submitting", "waiting"]);
+    await stream.close();
+  });
+
+  it("replays every event missed while disconnected exactly once when resumed with Last-Event-ID", async () => {
+    const first = readSse(await open(t));
+    await first.next();
+    const ready = await first.next();
+    const task = await createTask(t, user.session);
+    const seen = await first.nextTask();
+    await first.close();
+
+    // Missed while disconnected: the rest of the submit, then the run to success by webhooks.
+    await t.emu.control.clock.advance(10_000);
+    const missed = await eventIdsAfter(seen.id);
+    expect(missed.length).toBeGreaterThanOrEqual(3);
+
+    const resumed = readSse(await open(t, { "Last-Event-ID": String(seen.id) }));
+    expect((await resumed.next())?.retry).toBe(3000);
+    const replayed: number[] = [];
+    const statuses: string[] = [];
+    while (replayed.length < missed.length) {
+      const event = await resumed.nextTask();
+      replayed.push(event.id);
+      if (event.task.id === task.id) statuses.push(event.task.status);
+    }
+    expect(replayed).toEqual(missed);
+    expect(statuses.at(-1)).toBe("success");
+    expect(Number(ready?.id)).toBeLessThan(seen.id);
+    await resumed.close();
+  });
+
+  it("accepts the resume position as ?last_event_id= too", async () => {
+    const [last] = (await eventIdsAfter(0)).slice(-1);
+    const before = (last ?? 1) - 1;
+    const stream = readSse(
+      await t.request(`/api/events?last_event_id=${before}`, { session: user.session }),
+    );
+    await stream.next();
+    expect((await stream.nextTask()).id).toBe(last);
+    await stream.close();
+  });
+
+  it("sends an event accepted by one instance to a client connected to another", async () => {
+    const second = await t.openSecondInstance();
+    const stream = readSse(await open(second));
+    await stream.next();
+    await stream.next();
+    const task = await createTask(t, user.session);
+    const event = await stream.nextTask();
+    expect(event.task.id).toBe(task.id);
+    expect(event.task.status).toBe("queued");
+    await stream.close();
+  });
+
+  it("sends heartbeat comments on a quiet stream and closes streams with a retry hint on stop", async () => {
+    const hub = createEventHub({
+      database: t.database,
+      metrics: t.backend.deps.metrics,
+      logger: t.backend.deps.logger,
+      heartbeatMs: 20,
+    });
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => void hub.attach(user.userId, controller),
+    });
+    const stream = readSse(new Response(body));
+    expect((await stream.next())?.retry).toBe(3000);
+    expect((await stream.next())?.event).toBe("ready");
+    expect((await stream.next())?.comment).toBe("ping");
+    expect(hub.size).toBe(1);
+    await hub.stop();
+    let frame = await stream.next();
+    while (frame?.comment === "ping") frame = await stream.next();
+    expect(frame?.retry).toBe(1000);
+    expect(await stream.next()).toBeUndefined();
+    expect(hub.size).toBe(0);
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * An in-process backend wired to an in-process platform emulator, on one database driver.
+ * Nothing listens on a port: the backend's platform `fetch` is `emu.app.request`, the emulator's
+ * webhook `fetch` is `backend.app.request`. Time is the emulator's manual clock, which the
+ * backend reads too, so `emu.control.clock.advance(ms)` moves both.
+ */
+
+import { randomBytes } from "node:crypto";
+import {
+  createPlatformEmulator,
+  DEFAULT_SEED,
+  type PlatformEmulator,
+  type PlatformEmulatorOptions,
+} from "@overture/platform-emulator";
+import { createBackend, type Backend } from "../../src/backend.ts";
+import { openDatabase, type Database } from "../../src/db/client.ts";
+import { type Config, parseEnv } from "../../src/env.ts";
+import type { Clock } from "../../src/lib/clock.ts";
+import { createLogger } from "../../src/lib/logger.ts";
+import { createTestDatabase, type DriverName, type TestDatabase } from "./databases.ts";
+import {
+  CHROME_ORIGIN,
+  CHROME_REDIRECT,
+  CLIENT_ID,
+  CLIENT_SECRET,
+  FIREFOX_ORIGIN,
+  FIREFOX_REDIRECT,
+  PLATFORM_BASE_URL,
+  PUBLIC_URL,
+} from "./constants.ts";
+import { instanceHelpers, type TestInstance } from "./instance.ts";
+
+export { freshIp } from "./instance.ts";
+export type {
+  RequestOptions,
+  SignedInUser,
+  SignInOptions,
+  StartedSignIn,
+  TestInstance,
+} from "./instance.ts";
+
+export {
+  CHROME_ORIGIN,
+  CHROME_REDIRECT,
+  CLIENT_ID,
+  CLIENT_SECRET,
+  FIREFOX_ORIGIN,
+  FIREFOX_REDIRECT,
+  PLATFORM_BASE_URL,
+  PUBLIC_URL,
+} from "./constants.ts";
+
+export interface TestBackendOptions {
+  driver: DriverName;
+  /** Emulator options; default: manual clock, auto-approving consent, the project's seed. */
+  emulator?: Partial<PlatformEmulatorOptions>;
+  /** Environment variables overriding the harness defaults (`PLATFORM_CLIENT_AUTH`, …). */
+  config?: Record<string, string>;
+  /** Run background workers (`backend.start()`); off by default so tests drive them by hand. */
+  workers?: boolean;
+  /** Also open a second instance on the same database now (as `second`). */
+  secondInstance?: boolean;
+  /** Rewrites the platform's answers as the backend sees them (a platform behaving differently). */
+  rewritePlatformResponse?: (path: string, response: Response) => Response | Promise<Response>;
+}
+
+/** One request the backend sent to the platform (recorded for counting refreshes and mints). */
+export interface PlatformCall {
+  method: string;
+  path: string;
+  /** `grant_type` of a token-endpoint request. */
+  grantType?: string;
+  status: number;
+}
+
+export interface TestBackend extends TestInstance {
+  emu: PlatformEmulator;
+  clock: Clock;
+  config: Config;
+  database: Database;
+  /** The pg database URL of this suite (undefined on PGlite). */
+  databaseUrl?: string;
+  platformCalls: PlatformCall[];
+  /** Every access, refresh and proxy token the platform handed the backend (raw values). */
+  platformSecrets: Set<string>;
+  /** Every log line the backends wrote (JSON), for scanning for leaked secrets. */
+  logs: string[];
+  /** A second backend on the same database and emulator (pg: its own connection pool). */
+  openSecondInstance(): Promise<TestInstance>;
+  /** The instance `secondInstance: true` opened. */
+  second?: TestInstance;
+  close(): Promise<void>;
+}
+
+export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    PUBLIC_URL,
+    PLATFORM_BASE_URL,
+    PLATFORM_CLIENT_ID: CLIENT_ID,
+    PLATFORM_CLIENT_SECRET: CLIENT_SECRET,
+    EXTENSION_REDIRECT_URLS: `${CHROME_REDIRECT},${FIREFOX_REDIRECT}`,
+    EXTENSION_ORIGINS: `${CHROME_ORIGIN},${FIREFOX_ORIGIN}`,
+    TOKEN_ENCRYPTION_KEYS: `t1:${randomBytes(32).toString("base64")}`,
+    LOG_LEVEL: "debug",
+    ...overrides,
+  };
+}
+
+export async function startTestBackend(options: TestBackendOptions): Promise<TestBackend> {
+  const config = parseEnv(testEnv(options.config));
+  const handle: TestDatabase = await createTestDatabase(options.driver);
+  const logs: string[] = [];
+  const logger = createLogger(config.logLevel, { write: (line: string) => void logs.push(line) });
+  const platformCalls: PlatformCall[] = [];
+  const platformSecrets = new Set<string>();
+  // Set once the main backend exists; the emulator only delivers webhooks after that.
+  const webhookTarget: { app?: Backend["app"] } = {};
+
+  const seed = {
+    ...DEFAULT_SEED,
+    applications: DEFAULT_SEED.applications.map((app) => ({
+      ...app,
+      redirect_uri: `${PUBLIC_URL}/oauth/callback`,
+    })),
+  };
+  const emu = createPlatformEmulator({
+    clock: "manual",
+    autoApprove: true,
+    baseUrl: PLATFORM_BASE_URL,
+    seed,
+    fetch: async (input, init) => {
+      if (!webhookTarget.app) throw new TypeError("backend not started");
+      return webhookTarget.app.request(new Request(input, init));
+    },
+    ...options.emulator,
+  });
+  const clock: Clock = { now: () => emu.control.clock.now() };
+
+  const platformFetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const path = new URL(request.url).pathname;
+    const grantType = path.endsWith("/oauth/token")
+      ? (new URLSearchParams(await request.clone().text()).get("grant_type") ?? undefined)
+      : undefined;
+    const answered = await emu.app.request(request);
+    const response = options.rewritePlatformResponse
+      ? await options.rewritePlatformResponse(path, answered)
+      : answered;
+    if (response.headers.get("content-type")?.includes("json"))
+      collectSecrets(await response.clone().text(), platformSecrets);
+    platformCalls.push({
+      method: request.method,
+      path,
+      status: response.status,
+      ...(grantType ? { grantType } : {}),
+    });
+    return response;
+  };
+
+  const instances: Backend[] = [];
+  const extraDatabases: Database[] = [];
+  async function instance(database: Database): Promise<TestInstance> {
+    const backend = await createBackend(config, {
+      database,
+      clock,
+      logger,
+      fetch: platformFetch,
+      workers: options.workers ?? false,
+    });
+    instances.push(backend);
+    if (options.workers) await backend.start();
+    return instanceHelpers(backend, emu);
+  }
+
+  const main = await instance(handle.database);
+  webhookTarget.app = main.app;
+  async function openSecondInstance(): Promise<TestInstance> {
+    if (!handle.url) return instance(handle.database);
+    const database = await openDatabase({ driver: "pg", url: handle.url });
+    extraDatabases.push(database);
+    return instance(database);
+  }
+  const second = options.secondInstance ? await openSecondInstance() : undefined;
+  return {
+    ...main,
+    emu,
+    clock,
+    config,
+    database: handle.database,
+    ...(handle.url ? { databaseUrl: handle.url } : {}),
+    platformCalls,
+    platformSecrets,
+    logs,
+    openSecondInstance,
+    ...(second ? { second } : {}),
+    async close() {
+      for (const backend of instances.reverse()) await backend.stop();
+      for (const database of extraDatabases) await database.close();
+      emu.control.close();
+      await handle.drop();
+    },
+  };
+}
+
+const SECRET_FIELDS = new Set(["access_token", "refresh_token", "proxy_access_token"]);
+
+function collectSecrets(text: string, into: Set<string>): void {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return;
+  }
+  if (typeof body !== "object" || body === null) return;
+  for (const [key, value] of Object.entries(body)) {
+    if (SECRET_FIELDS.has(key) && typeof value === "string") into.add(value);
+  }
+}

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDriver } from "./support/drivers.ts";
+import { startTestBackend, type TestBackend } from "./support/harness.ts";
+import { UNKNOWN_SUBMIT_MESSAGE } from "../src/services/tasks/submit.ts";
+import {
+  createTask,
+  getTask,
+  pollCount,
+  setUpTaskUser,
+  submitCount,
+  type TaskUser,
+} from "./support/tasks.ts";
+
+describeEachDriver("task submit and results", (driver) => {
+  let t: TestBackend;
+  beforeAll(async () => {
+    t = await startTestBackend({ driver });
+  });
+  afterAll(() => t.close());
+
+  it("refuses a task before an access token is chosen", async () => {
+    const { sessionToken } = await t.signIn({ login: "ada" });
+    const response = await t.request("/api/tasks", {
+      method: "POST",
+      session: sessionToken,
+      body: JSON.stringify({ prompt: "x" }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: "no_token_selected" });
+  });
+
+  it("refuses invalid music parameters with one entry per field", async () => {
+    const user = await setUpTaskUser(t);
+    const response = await t.request("/api/tasks", {
+      method: "POST",
+      session: user.session,
+      body: JSON.stringify({ prompt: "x", duration: 1_000, scheduler_type: "nope" }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as {
+      error: string;
+      fields: { field: string; code: string }[];
+    };
+    expect(body.error).toBe("invalid_parameters");
+    expect(body.fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: "duration", code: "range", min: 30, max: 240 }),
+        expect.objectContaining({ field: "scheduler_type", code: "option" }),
+      ]),
+    );
+  });
+
+  it("submits with a callback URL when the account has a webhook secret, and reaches success by webhooks alone", async () => {
+    const user = await setUpTaskUser(t, { webhookSecret: true });
+    const polls = pollCount(t);
+    const task = await createTask(t, user.session);
+    expect(task).toMatchObject({
+      status: "waiting",
+      webhook_expected: true,
+      namespace: user.namespace,
+    });
+    expect(task.platform_task_id).toEqual(expect.any(String));
+
+    await t.emu.control.clock.advance(10_000);
+    const done = await getTask(t, user.session, task.id);
+    expect(done).toMatchObject({ status: "success", error: null });
+    expect(done.file_url).toMatch(/^http:\/\/127\.0\.0\.1:4010\/files\//);
+    expect(done.finished_at).not.toBeNull();
+    expect(pollCount(t)).toBe(polls);
+    const delivery = t.emu.control.listDeliveries({ taskId: task.platform_task_id ?? "" });
+    expect(delivery.length).toBeGreaterThan(0);
+  });
+
+  it("submits without a callback URL when the account has no secret, and reaches success by polling", async () => {
+    const user = await setUpTaskUser(t, { login: "ada", namespace: "overture-lab" });
+    const submits = submitCount(t);
+    const task = await createTask(t, user.session);
+    expect(task).toMatchObject({ status: "waiting", webhook_expected: false });
+    expect(submitCount(t)).toBe(submits + 1);
+
+    for (let i = 0; i < 10; i += 1) {
+      await t.emu.control.clock.advance(10_000);
+      await t.backend.deps.services.reconciler.runOnce();
+    }
+    const done = await getTask(t, user.session, task.id);
+    expect(done.status).toBe("success");
+    expect(done.file_url).toEqual(expect.any(String));
+    expect(done.file_expires_at).not.toBeNull();
+    expect(t.emu.control.listDeliveries({ taskId: task.platform_task_id ?? "" })).toEqual([]);
+  });
+
+  it("polls a task whose webhooks were lost, but only as a slow safety net", async () => {
+    const user = await setUpTaskUser(t, { webhookSecret: true });
+    t.emu.control.faults.webhooks = { drop: true };
+    try {
+      const task = await createTask(t, user.session);
+      expect(task.webhook_expected).toBe(true);
+      await t.emu.control.clock.advance(10_000);
+      expect(t.emu.control.getTask(task.platform_task_id ?? "")?.status).toBe("success");
+      // No poll before the first safety-net check (60 s after the submit).
+      expect(await t.backend.deps.services.reconciler.runOnce()).toBe(0);
+      expect((await getTask(t, user.session, task.id)).status).not.toBe("success");
+      await t.emu.control.clock.advance(60_000);
+      expect(await t.backend.deps.services.reconciler.runOnce()).toBe(1);
+      expect((await getTask(t, user.session, task.id)).status).toBe("success");
+    } finally {
+      t.emu.control.faults.webhooks = {};
+    }
+  });
+
+  describe("a submit that fails ambiguously", () => {
+    let user: TaskUser;
+    beforeAll(async () => {
+      user = await setUpTaskUser(t, { login: "ada", namespace: "overture-lab" });
+    });
+    const account = () => ({ userId: user.userId, namespace: user.namespace });
+
+    async function queuedTask() {
+      t.emu.control.setQuota(user.namespace, 0);
+      const task = await createTask(t, user.session);
+      expect(task.status).toBe("queued");
+      t.emu.control.setQuota(user.namespace, 10);
+      return task;
+    }
+
+    it("marks a task unknown after a 5xx answer and never submits it again", async () => {
+      const task = await queuedTask();
+      const submits = submitCount(t);
+      const created = t.emu.control.listTasks().length;
+      t.emu.control.faults.failNextTaskRequests(1, "5xx", 503);
+      await t.backend.deps.services.taskQueue.drain(account(), 1);
+
+      expect(await getTask(t, user.session, task.id)).toMatchObject({
+        status: "unknown",
+        error: UNKNOWN_SUBMIT_MESSAGE,
+      });
+      expect(submitCount(t)).toBe(submits + 1);
+      await t.backend.deps.services.taskQueue.runOnce();
+      await t.backend.deps.services.reconciler.runOnce();
+      await t.emu.control.clock.advance(60_000);
+      await t.backend.deps.services.taskQueue.runOnce();
+      expect(submitCount(t)).toBe(submits + 1);
+      expect(t.emu.control.listTasks().length).toBe(created);
+      expect(
+        (await t.request(`/api/tasks/${task.id}/cancel`, { method: "POST", session: user.session }))
+          .status,
+      ).toBe(409);
+    });
+
+    it("keeps a submit that hangs as submitting, and the stale sweep marks it unknown without a resubmit", async () => {
+      const task = await queuedTask();
+      const submits = t.platformCalls.length;
+      t.emu.control.faults.failNextTaskRequests(1, "hang");
+      const draining = t.backend.deps.services.taskQueue.drain(account(), 1);
+      while (t.emu.control.faults.get().taskRequests.remaining > 0)
+        await new Promise((r) => setTimeout(r, 5));
+      expect((await getTask(t, user.session, task.id)).status).toBe("submitting");
+
+      await t.emu.control.clock.advance(3 * 60_000);
+      expect(await t.backend.deps.services.taskQueue.sweepStaleSubmits()).toBe(1);
+      expect((await getTask(t, user.session, task.id)).status).toBe("unknown");
+      t.emu.control.faults.releaseHangs();
+      await draining;
+      expect(await getTask(t, user.session, task.id)).toMatchObject({
+        status: "unknown",
+        error: UNKNOWN_SUBMIT_MESSAGE,
+      });
+      expect(t.platformCalls.length).toBe(submits + 1);
+    });
+  });
+});
