@@ -79,10 +79,14 @@ export function createWebhookEngine(deps: {
     r.timer = clock.setTimer(delayMs, () => void attempt(r, trigger));
   }
 
-  function dispatch(r: DeliveryRecord): void {
+  /** Resolves once the first attempt is over (at once when the `delay` fault schedules it). */
+  function dispatch(r: DeliveryRecord): Promise<void> {
     const delay = faults.webhooks.delayMs ?? 0;
-    if (delay > 0) schedule(r, delay, "automatic");
-    else void attempt(r, "automatic");
+    if (delay > 0) {
+      schedule(r, delay, "automatic");
+      return Promise.resolve();
+    }
+    return attempt(r, "automatic");
   }
 
   function add(r: DeliveryRecord): void {
@@ -97,8 +101,14 @@ export function createWebhookEngine(deps: {
     for (const [id, list] of held) {
       if (taskId !== undefined && id !== taskId) continue;
       held.delete(id);
-      for (const r of [...list].reverse()) dispatch(r);
+      // One after another: attempts started together race on signing and on the network, so the
+      // receiver could see them in any order, and this fault promises newest first.
+      void tracker.track(sendInOrder([...list].reverse()));
     }
+  }
+
+  async function sendInOrder(list: DeliveryRecord[]): Promise<void> {
+    for (const r of list) await dispatch(r);
   }
 
   return {
@@ -136,7 +146,7 @@ export function createWebhookEngine(deps: {
         if (faults.webhooks.reorder) {
           r.state = "held";
           held.set(task.id, [...(held.get(task.id) ?? []), r]);
-        } else dispatch(r);
+        } else void dispatch(r);
       }
       const terminal = task.status !== "waiting" && task.status !== "in_progress";
       if (terminal) flushHeld(task.id);

@@ -207,6 +207,35 @@ describe("fault injection", () => {
     expect((await getTask(emu, id)).status).toBe("success");
   });
 
+  it("reorder sends held events one at a time: the next leaves only once the last is answered", async () => {
+    const sent: string[] = [];
+    const answers: (() => void)[] = [];
+    const gated = (_url: RequestInfo | URL, init?: RequestInit) => {
+      const body = typeof init?.body === "string" ? init.body : "";
+      sent.push(eventOf({ url: "", headers: new Headers(), body }).status);
+      return new Promise<Response>((resolve) => {
+        answers.push(() => {
+          resolve(new Response("ok"));
+        });
+      });
+    };
+    const emu = manualEmulator({ fetch: gated });
+    emu.control.setWebhookSecret("demo", "whsec_test");
+    emu.control.faults.webhooks = { reorder: true };
+    await submitId(emu, undefined, { webhook: "https://r.example/h" });
+    const advancing = emu.control.clock.advance(5_000);
+    for (const expected of [["success"], ["success", "in_progress"]]) {
+      await until(() => sent.length >= expected.length);
+      await pause(50); // were sends in parallel, the others would leave meanwhile
+      expect(sent).toEqual(expected);
+      answers.shift()?.();
+    }
+    await until(() => sent.length === 3);
+    answers.shift()?.();
+    await advancing;
+    expect(sent).toEqual(["success", "in_progress", "waiting"]);
+  });
+
   it("clearing faults restores normal behaviour", async () => {
     const { emu, deliveries } = webhookEmulator({ timing: { waitingMs: 1e9 } });
     await call(emu, "POST", "/faults", { webhooks: { drop: true } });
@@ -216,3 +245,12 @@ describe("fault injection", () => {
     expect(deliveries).toHaveLength(1);
   });
 });
+
+/** Waits `ms` of wall time (signing uses WebCrypto, which completes off the event loop). */
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits, for at most 5 s, until `ready()` holds. */
+async function until(ready: () => boolean): Promise<void> {
+  for (let i = 0; i < 1_000 && !ready(); i++) await pause(5);
+  expect(ready()).toBe(true);
+}
