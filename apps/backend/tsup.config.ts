@@ -1,7 +1,10 @@
 import { defineConfig } from "tsup";
 
-// One self-contained ESM file per entry; workspace packages (@overture/*) are bundled in so
-// `node dist/index.js` runs without tsx. Third-party dependencies stay external (node_modules).
+// One self-contained ESM file per entry, third-party dependencies bundled in too: resolving and
+// loading several hundred small files of node_modules was most of the start-up time (~1.1 s of
+// ~1.5 s on the 2-core bench machine, ~0.4 s bundled; see `pnpm bench`, item 7). Kept external:
+// PGlite (it loads its .wasm and data files next to its own module) and pg's optional native
+// binding. CommonJS dependencies get a `require` from the banner.
 export default defineConfig({
   entry: ["src/index.ts", "src/main-job.ts", "src/demo.ts"],
   format: "esm",
@@ -11,5 +14,8 @@ export default defineConfig({
   clean: true,
   splitting: true,
   sourcemap: true,
-  noExternal: [/^@overture\//],
+  noExternal: [/^(?!@electric-sql\/pglite|pg-native)/],
+  banner: {
+    js: 'import { createRequire as __overtureRequire } from "node:module"; const require = __overtureRequire(import.meta.url);',
+  },
 });

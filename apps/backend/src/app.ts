@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { type AppEnv, validationHook } from "./app-env.ts";
 import type { AppDeps } from "./deps.ts";
+import { apiBodyLimit } from "./middleware/body-limit.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
@@ -24,6 +25,9 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(securityHeaders());
+  const bodyLimit = apiBodyLimit();
+  app.use("/api/*", bodyLimit);
+  app.use("/auth/*", bodyLimit);
   app.onError(errorHandler(deps.logger));
   app.notFound((c) =>
     c.json({ error: "not_found", message: `No route for ${c.req.method} ${c.req.path}` }, 404),

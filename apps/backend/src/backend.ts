@@ -11,6 +11,8 @@ import { createServices } from "./services/index.ts";
 
 export interface BackendOverrides {
   database?: Database;
+  /** `database` is already migrated and the backend closes it on stop (index.ts opens it early). */
+  ownDatabase?: "migrated";
   clock?: Clock;
   logger?: Logger;
   /** `fetch` the platform client uses (tests route it to an in-process emulator). */
@@ -36,8 +38,9 @@ export async function createBackend(
 ): Promise<Backend> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const database = overrides.database ?? (await openDatabase(config.database));
+  const closesDatabase = !overrides.database || overrides.ownDatabase === "migrated";
   const lifecycle = { migrated: false, shuttingDown: false };
-  await database.migrate();
+  if (overrides.ownDatabase !== "migrated") await database.migrate();
   lifecycle.migrated = true;
 
   const clock = overrides.clock ?? systemClock;
@@ -77,7 +80,7 @@ export async function createBackend(
     async stop() {
       lifecycle.shuttingDown = true;
       for (const worker of [...workers].reverse()) await worker.stop();
-      if (!overrides.database) await database.close();
+      if (closesDatabase) await database.close();
     },
   };
 }

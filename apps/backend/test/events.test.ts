@@ -106,6 +106,45 @@ describeEachDriver("live task events (SSE)", (driver) => {
     await stream.close();
   });
 
+  /** Reads until the stream ends (readSse fails if no frame arrives for 5 s). */
+  async function endOf(stream: ReturnType<typeof readSse>): Promise<"ended"> {
+    while ((await stream.next()) !== undefined) {
+      // retry, ready and ping frames before the end
+    }
+    return "ended";
+  }
+
+  it("ends a live stream at once when its session signs out, and refuses the reconnect", async () => {
+    const device = await t.signIn();
+    const stream = readSse(await t.request("/api/events", { session: device.sessionToken }));
+    expect((await stream.next())?.retry).toBe(3000);
+    expect((await stream.next())?.event).toBe("ready");
+    const kept = readSse(await open(t)); // another session of the same user stays
+    await kept.next();
+    await kept.next();
+
+    const out = await t.request("/auth/logout", { method: "POST", session: device.sessionToken });
+    expect(out.status).toBe(204);
+    expect(await endOf(stream)).toBe("ended");
+    expect((await t.request("/api/events", { session: device.sessionToken })).status).toBe(401);
+
+    const task = await createTask(t, user.session);
+    expect((await kept.nextTask()).task.id).toBe(task.id);
+    await kept.close();
+  });
+
+  it("ends the stream on another instance when the session is revoked on this one", async () => {
+    const second = await t.openSecondInstance();
+    const device = await t.signIn();
+    const stream = readSse(await second.request("/api/events", { session: device.sessionToken }));
+    await stream.next();
+    await stream.next();
+    expect(
+      (await t.request("/auth/logout", { method: "POST", session: device.sessionToken })).status,
+    ).toBe(204);
+    expect(await endOf(stream)).toBe("ended");
+  });
+
   it("sends heartbeat comments on a quiet stream and closes streams with a retry hint on stop", async () => {
     const hub = createEventHub({
       database: t.database,

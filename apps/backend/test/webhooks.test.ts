@@ -306,5 +306,24 @@ describeEachDriver("webhook intake", (driver) => {
         diagnoses: [expect.objectContaining({ code: "FORMER_SECRET_MATCHES" })],
       });
     });
+
+    it("refuses deliveries at once after the owner clears the secret, though it was cached", async () => {
+      const task = await newTask();
+      expect((await deliver(task.url, event(task.platformId, "in_progress"))).status).toBe(200);
+
+      const cleared = await t.request(`/api/namespaces/${user.namespace}/webhook-secret`, {
+        method: "DELETE",
+        session: user.session,
+      });
+      expect(cleared.status).toBe(204);
+      try {
+        const after = await deliver(task.url, event(task.platformId, "success"));
+        expect(after.status).toBe(401);
+        expect(await latestRejection()).toMatchObject({ reason: "no_secret" });
+        expect((await getTask(t, user.session, task.id)).status).toBe("in_progress");
+      } finally {
+        await storeSecret(t, user.session, user.namespace, secret);
+      }
+    });
   });
 });

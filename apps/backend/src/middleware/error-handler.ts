@@ -3,7 +3,17 @@ import { HTTPException } from "hono/http-exception";
 import { isPlatformError } from "@overture/core/errors";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError, isDatabaseUnavailable } from "../lib/errors.ts";
+import { errorSummary } from "../lib/error-summary.ts";
 import type { Logger } from "../lib/logger.ts";
+
+const HTTP_ERRORS: Partial<Record<number, { code: string; message?: string }>> = {
+  400: { code: "invalid_request" }, // "Malformed JSON in request body"
+  413: { code: "payload_too_large" },
+  415: {
+    code: "unsupported_media_type",
+    message: "The request body must be JSON, sent with Content-Type: application/json.",
+  },
+};
 
 /** One place that turns thrown errors into JSON error bodies `{ error, message }`. */
 export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
@@ -12,14 +22,19 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
       return c.json({ error: error.code, message: error.message, ...error.details }, error.status);
     }
     if (error instanceof HTTPException) {
+      // Hono's own refusals (the JSON validator): say what was wrong in the API's terms.
       const status = error.status;
+      const known = HTTP_ERRORS[status];
       return c.json(
-        { error: status === 413 ? "payload_too_large" : "http_error", message: error.message },
+        { error: known?.code ?? "http_error", message: known?.message ?? error.message },
         status,
       );
     }
     if (isDatabaseUnavailable(error)) {
-      logger.warn({ requestId: c.get("requestId"), err: describe(error) }, "database unavailable");
+      logger.warn(
+        { requestId: c.get("requestId"), err: errorSummary(error) },
+        "database unavailable",
+      );
       c.header("Retry-After", "5");
       return c.json(
         { error: "database_unavailable", message: "The database is unavailable; retry shortly." },
@@ -37,7 +52,7 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
       );
       return c.json({ error: error.code.toLowerCase(), message: error.message }, status);
     }
-    logger.error({ requestId: c.get("requestId"), err: describe(error) }, "unhandled error");
+    logger.error({ requestId: c.get("requestId"), err: errorSummary(error) }, "unhandled error");
     return c.json(
       {
         error: "internal_error",
@@ -47,9 +62,4 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
       500,
     );
   };
-}
-
-function describe(error: unknown): { name?: string; message?: string; code?: unknown } {
-  if (!(error instanceof Error)) return { message: String(error) };
-  return { name: error.name, message: error.message, code: (error as { code?: unknown }).code };
 }

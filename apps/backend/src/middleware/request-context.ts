@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { routePath } from "hono/route";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
+import { withHeaders } from "../lib/early-headers.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 
@@ -14,8 +15,7 @@ export function requestContext(logger: Logger, metrics: Metrics) {
     const requestId = c.req.header("x-request-id")?.slice(0, 64) ?? randomUUID();
     c.set("requestId", requestId);
     const started = performance.now();
-    await next();
-    c.header("X-Request-Id", requestId);
+    await withHeaders(c, [["X-Request-Id", requestId]], next);
     const route = routePath(c, -1) || "unmatched";
     const seconds = (performance.now() - started) / 1000;
     metrics.httpRequests.inc({ method: c.req.method, route, status: String(c.res.status) });

@@ -1,4 +1,14 @@
 import { createMiddleware } from "hono/factory";
+import { withHeaders, type HeaderList } from "../lib/early-headers.ts";
+
+const EVERY_RESPONSE: HeaderList = [
+  ["X-Content-Type-Options", "nosniff"],
+  ["X-Frame-Options", "DENY"],
+  ["Referrer-Policy", "no-referrer"],
+  ["Cross-Origin-Resource-Policy", "same-site"],
+];
+const HTML_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
  * Conservative headers on every response. HTML pages (docs, sign-in results) get a strict CSP;
@@ -6,16 +16,9 @@ import { createMiddleware } from "hono/factory";
  */
 export function securityHeaders() {
   return createMiddleware(async function securityHeadersMiddleware(c, next) {
-    await next();
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("X-Frame-Options", "DENY");
-    c.header("Referrer-Policy", "no-referrer");
-    c.header("Cross-Origin-Resource-Policy", "same-site");
+    await withHeaders(c, EVERY_RESPONSE, next);
     if (c.res.headers.get("content-type")?.startsWith("text/html")) {
-      c.header(
-        "Content-Security-Policy",
-        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-      );
+      c.header("Content-Security-Policy", HTML_CSP);
     }
   });
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { sessions } from "../db/schema/index.ts";
 import type { BaseDeps } from "../deps.ts";
 import { newOpaqueToken, sha256Hex } from "../lib/secrets.ts";
@@ -21,6 +21,13 @@ export interface SessionSummary {
 const RENEW_AFTER_MS = 60_000;
 
 /**
+ * NOTIFY channel announcing revoked sessions to every instance, payload `<userId>:<sessionId>`
+ * (`<userId>:*` for all of a user's): open live-event streams of those sessions end at once
+ * (services/events/hub.ts) instead of running on until they reconnect.
+ */
+export const SESSIONS_REVOKED_CHANNEL = "overture_sessions_revoked";
+
+/**
  * Backend sessions: opaque random bearer tokens (`ovs_…`), stored as SHA-256, with sliding
  * expiry and revocation that takes effect on the next request (every request reads the row).
  */
@@ -29,6 +36,11 @@ export function createSessionService({
   clock,
   config,
 }: Pick<BaseDeps, "db" | "clock" | "config">) {
+  // After the revocation committed: a stream that ends reconnects and is refused (401).
+  const announceRevoked = async (payload: string) => {
+    await db.execute(sql`select pg_notify(${SESSIONS_REVOKED_CHANNEL}, ${payload})`);
+  };
+
   return {
     async create(
       userId: number,
@@ -105,7 +117,9 @@ export function createSessionService({
           and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)),
         )
         .returning({ id: sessions.id });
-      return revoked.length > 0;
+      if (revoked.length === 0) return false;
+      await announceRevoked(`${userId}:${sessionId}`);
+      return true;
     },
 
     /** Revokes every session of a user (their platform authorization was revoked). */
@@ -114,6 +128,7 @@ export function createSessionService({
         .update(sessions)
         .set({ revokedAt: new Date(clock.now()) })
         .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+      await announceRevoked(`${userId}:*`);
     },
   };
 }

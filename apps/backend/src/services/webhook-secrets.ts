@@ -54,6 +54,12 @@ export function createWebhookSecretService({
 
   const previousLive = (until: Date | null) => until !== null && until.getTime() > clock.now();
 
+  // Told after a secret is saved or cleared: this instance's webhook intake drops what it cached.
+  const changeListeners: ((userId: number, namespace: string) => void)[] = [];
+  const changed = (userId: number, namespace: string) => {
+    for (const listener of changeListeners) listener(userId, namespace);
+  };
+
   return {
     async set(userId: number, namespace: string, secret: string): Promise<void> {
       const problem = webhookSecretProblem(secret);
@@ -92,11 +98,21 @@ export function createWebhookSecretService({
           )
           .where(key(userId, namespace));
       });
+      changed(userId, namespace);
     },
 
     /** Forgets the secret (and any previous one): deliveries for this account stop verifying. */
     async clear(userId: number, namespace: string): Promise<void> {
       await db.delete(webhookSecrets).where(key(userId, namespace));
+      changed(userId, namespace);
+    },
+
+    /**
+     * Calls `listener` after this instance saved or cleared a secret. Other instances notice
+     * within their cache lifetime (services/intake/lookup.ts).
+     */
+    onChange(listener: (userId: number, namespace: string) => void): void {
+      changeListeners.push(listener);
     },
 
     async status(userId: number, namespace: string): Promise<WebhookSecretStatus> {

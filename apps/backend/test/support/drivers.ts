@@ -22,3 +22,9 @@ export function describeEachDriver(name: string, suite: (driver: DriverName) => 
       suite("pg");
     });
 }
+
+/** Declares a suite that needs the pg driver (a real server), skipped with the reason otherwise. */
+export function describePg(name: string, suite: () => void): void {
+  if (pgSkipReason) describe.skip(`${name} — skipped: ${pgSkipReason}`, suite);
+  else describe(name, suite);
+}

@@ -6,6 +6,7 @@
  */
 
 import { randomBytes } from "node:crypto";
+import { createPlatformClient, type PlatformClientOptions } from "@overture/core/client";
 import {
   createPlatformEmulator,
   DEFAULT_SEED,
@@ -61,7 +62,17 @@ export interface TestBackendOptions {
   /** Also open a second instance on the same database now (as `second`). */
   secondInstance?: boolean;
   /** Rewrites the platform's answers as the backend sees them (a platform behaving differently). */
-  rewritePlatformResponse?: (path: string, response: Response) => Response | Promise<Response>;
+  rewritePlatformResponse?: (
+    path: string,
+    response: Response,
+    request: Request,
+  ) => Response | Promise<Response>;
+  /** Opens the suite's database instead of a fresh one of `driver` (fault-injecting wrappers). */
+  database?: () => Promise<TestDatabase>;
+  /** Deliver webhooks to every instance in turn (a load balancer), not only the first. */
+  balanceWebhooks?: boolean;
+  /** Platform client settings over the backend's defaults (retries, timeouts, sleep). */
+  platformClient?: Pick<PlatformClientOptions, "retry" | "timeoutMs" | "sleep" | "random">;
 }
 
 /** One request the backend sent to the platform (recorded for counting refreshes and mints). */
@@ -70,6 +81,7 @@ export interface PlatformCall {
   path: string;
   /** `grant_type` of a token-endpoint request. */
   grantType?: string;
+  /** 0 when no answer arrived (aborted, network error). */
   status: number;
 }
 
@@ -108,13 +120,16 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
 
 export async function startTestBackend(options: TestBackendOptions): Promise<TestBackend> {
   const config = parseEnv(testEnv(options.config));
-  const handle: TestDatabase = await createTestDatabase(options.driver);
+  const handle: TestDatabase = options.database
+    ? await options.database()
+    : await createTestDatabase(options.driver);
   const logs: string[] = [];
   const logger = createLogger(config.logLevel, { write: (line: string) => void logs.push(line) });
   const platformCalls: PlatformCall[] = [];
   const platformSecrets = new Set<string>();
   // Set once the main backend exists; the emulator only delivers webhooks after that.
   const webhookTarget: { app?: Backend["app"] } = {};
+  let delivered = 0;
 
   const seed = {
     ...DEFAULT_SEED,
@@ -130,7 +145,11 @@ export async function startTestBackend(options: TestBackendOptions): Promise<Tes
     seed,
     fetch: async (input, init) => {
       if (!webhookTarget.app) throw new TypeError("backend not started");
-      return webhookTarget.app.request(new Request(input, init));
+      // Behind a load balancer each delivery may reach any instance.
+      const target = options.balanceWebhooks
+        ? (instances[delivered++ % instances.length]?.app ?? webhookTarget.app)
+        : webhookTarget.app;
+      return target.request(new Request(input, init));
     },
     ...options.emulator,
   });
@@ -142,18 +161,21 @@ export async function startTestBackend(options: TestBackendOptions): Promise<Tes
     const grantType = path.endsWith("/oauth/token")
       ? (new URLSearchParams(await request.clone().text()).get("grant_type") ?? undefined)
       : undefined;
-    const answered = await emu.app.request(request);
-    const response = options.rewritePlatformResponse
-      ? await options.rewritePlatformResponse(path, answered)
-      : answered;
+    const call = { method: request.method, path, ...(grantType ? { grantType } : {}) };
+    let response: Response;
+    try {
+      // Like a real fetch, an aborted request (a client timeout) rejects instead of answering.
+      const answered = await abortable(emu.app.request(request), request.signal);
+      response = options.rewritePlatformResponse
+        ? await options.rewritePlatformResponse(path, answered, request)
+        : answered;
+    } catch (error) {
+      platformCalls.push({ ...call, status: 0 });
+      throw error;
+    }
     if (response.headers.get("content-type")?.includes("json"))
       collectSecrets(await response.clone().text(), platformSecrets);
-    platformCalls.push({
-      method: request.method,
-      path,
-      status: response.status,
-      ...(grantType ? { grantType } : {}),
-    });
+    platformCalls.push({ ...call, status: response.status });
     return response;
   };
 
@@ -166,6 +188,16 @@ export async function startTestBackend(options: TestBackendOptions): Promise<Tes
       logger,
       fetch: platformFetch,
       workers: options.workers ?? false,
+      ...(options.platformClient
+        ? {
+            platform: createPlatformClient({
+              ...config.platform,
+              fetch: platformFetch,
+              now: () => clock.now(),
+              ...options.platformClient,
+            }),
+          }
+        : {}),
     });
     instances.push(backend);
     if (options.workers) await backend.start();
@@ -200,6 +232,21 @@ export async function startTestBackend(options: TestBackendOptions): Promise<Tes
       await handle.drop();
     },
   };
+}
+
+function abortable<T>(work: T | Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve(work)
+      .then(resolve, reject)
+      .finally(() => {
+        signal.removeEventListener("abort", onAbort);
+      });
+  });
 }
 
 const SECRET_FIELDS = new Set(["access_token", "refresh_token", "proxy_access_token"]);

@@ -89,3 +89,37 @@ export function readSse(response: Response, waitMs = 5_000) {
     close: () => reader.cancel(),
   };
 }
+
+/**
+ * Collects the ids of `event: task` frames in the background, in arrival order, until the stream
+ * ends or `close()` disconnects (as a client going away mid-stream).
+ */
+export function collectTaskIds(response: Response) {
+  const stream = readSse(response, 600_000);
+  const ids: number[] = [];
+  const state: { readyId?: number } = {};
+  const done = (async () => {
+    try {
+      for (let frame = await stream.next(); frame; frame = await stream.next()) {
+        if (frame.event === "task" && frame.id) ids.push(Number(frame.id));
+        if (frame.event === "ready" && frame.id) state.readyId = Number(frame.id);
+      }
+    } catch {
+      // disconnected
+    }
+  })();
+  return {
+    ids,
+    /** The resume position a fresh stream announced (`event: ready`). */
+    get readyId(): number | undefined {
+      return state.readyId;
+    },
+    get last(): number | undefined {
+      return ids.at(-1);
+    },
+    async close(): Promise<void> {
+      await stream.close().catch(() => undefined);
+      await done;
+    },
+  };
+}

@@ -150,7 +150,7 @@ export function authRouter(deps: AppDeps) {
     });
 }
 
-// `code` is a redacted log field (OAuth codes), so errors are logged under other names.
+// Only the error's class name is logged: its message or cause may quote the platform's answer.
 function describeError(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }

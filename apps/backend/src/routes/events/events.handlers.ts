@@ -3,6 +3,7 @@ import { type AppEnv, validationHook } from "../../app-env.ts";
 import type { AppDeps } from "../../deps.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { requireSession } from "../../middleware/session.ts";
+import { liveEventsResponse } from "../../services/events/response.ts";
 import { streamEvents } from "./events.routes.ts";
 
 function lastEventId(header: string | undefined, query: string | undefined): number | undefined {
@@ -25,7 +26,8 @@ function lastEventId(header: string | undefined, query: string | undefined): num
  * the replay of every event after `Last-Event-ID` (header, or `?last_event_id=`); then live
  * `event: task` frames with `id:` = the task event id and `data:` = the task JSON; `: ping`
  * comments every 15 s. On shutdown the stream ends after `retry: 1000`: reconnect with the last
- * id seen and nothing is lost.
+ * id seen and nothing is lost. When the session is revoked (sign-out, a revoked device) the
+ * stream ends at once, on every instance; the reconnect is refused with 401.
  */
 export function eventsRouter(deps: AppDeps) {
   const { sessions, liveEvents } = deps.services;
@@ -33,48 +35,13 @@ export function eventsRouter(deps: AppDeps) {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
     { ...streamEvents, middleware: requireSession(sessions) },
     (c) => {
-      const userId = c.get("session").userId;
       const resumeFrom = lastEventId(
         c.req.valid("header")["last-event-id"],
         c.req.valid("query").last_event_id,
       );
-      let attached: Awaited<ReturnType<typeof liveEvents.attach>> | undefined;
-      let cancelled = false;
-      const body = new ReadableStream<Uint8Array>(
-        {
-          start(controller) {
-            liveEvents.attach(userId, controller, resumeFrom).then(
-              (sink) => {
-                attached = sink;
-                if (cancelled) liveEvents.detach(sink);
-              },
-              (error: unknown) => {
-                deps.logger.warn(
-                  { err: (error as Error).message },
-                  "live event stream failed to start",
-                );
-                try {
-                  controller.error(error);
-                } catch {
-                  // the client already left
-                }
-              },
-            );
-          },
-          cancel() {
-            cancelled = true;
-            if (attached) liveEvents.detach(attached);
-          },
-        },
-        { highWaterMark: 0 },
-      );
-      return new Response(body, {
-        headers: {
-          "Content-Type": "text/event-stream; charset=utf-8",
-          "Cache-Control": "no-cache, no-transform",
-          "X-Accel-Buffering": "no",
-        },
-      });
+      // A normal Response (middleware adds its headers); served straight on the Node response
+      // when the backend runs its own HTTP server (services/events/response.ts).
+      return liveEventsResponse(liveEvents, c.get("session"), resumeFrom);
     },
   );
 }

@@ -7,8 +7,17 @@ export async function readLimitedText(
   request: Request,
   maxBytes: number,
 ): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "");
+  const header = request.headers.get("content-length");
+  const declared = Number(header ?? "");
   if (Number.isFinite(declared) && declared > maxBytes) return undefined;
+  if (header !== null && Number.isInteger(declared) && declared >= 0) {
+    // A declared length within the limit: Node's HTTP parser never hands this request more bytes
+    // than that, so read it in one go (@hono/node-server reads it straight from the socket; touching
+    // `request.body` would build a Web stream and a full Request, several times the cost of a
+    // small webhook). The count below still guards senders that are not Node's parser.
+    const bytes = await request.arrayBuffer();
+    return bytes.byteLength > maxBytes ? undefined : new TextDecoder().decode(bytes);
+  }
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -1,20 +1,75 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { errorMessage } from "../../lib/error-summary.ts";
 import type { Database } from "../../db/client.ts";
 import { taskEvents } from "../../db/schema/index.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
 import { queryRows } from "../tasks/store.ts";
+import { SESSIONS_REVOKED_CHANNEL } from "../sessions.ts";
 import { TASK_EVENTS_CHANNEL } from "./append.ts";
 import { PING_FRAME, readyFrame, retryFrame, taskFrame } from "./frames.ts";
+
+/**
+ * Where a stream's frames go: the Node response itself when the backend serves HTTP (see
+ * response.ts: no Web stream, ~9 KB less per connection), or a Web stream's controller for
+ * in-process requests (`app.request` in tests).
+ */
+export interface StreamTarget {
+  write(frame: Uint8Array): void;
+  /** More unsent data than a healthy client leaves behind: the stream is closed. */
+  backlogged(): boolean;
+  close(): void;
+  /** Ends the stream with an error (the attach failed). */
+  fail(error: unknown): void;
+}
 
 /** One connected live-event stream. Kept small: a benchmark holds 10,000 of them. */
 interface Sink {
   readonly userId: number;
-  readonly controller: ReadableStreamDefaultController<Uint8Array>;
+  /** The session that opened it: the stream ends when that session is revoked. */
+  readonly sessionId: string | undefined;
+  /** Null until a transport claims the stream; frames wait in `unclaimed` meanwhile. */
+  target: StreamTarget | null;
+  unclaimed: Uint8Array[] | null;
   /** Last event id written to this stream (dedupes replay against live). */
   lastId: number;
   /** Live events held back while the stream replays from the database; null once live. */
   pending: { id: number; frame: Uint8Array }[] | null;
+  /** Closed by the hub (backlog, shutdown) or the client; `failure` when the attach failed. */
+  closed: boolean;
+  failure?: unknown;
+}
+
+/** A stream opened with {@link EventHub.open}: a transport claims it, or closes it. */
+export interface LiveStream {
+  /** Sends everything so far and every later frame to `target` (once). */
+  claim(target: StreamTarget): void;
+  /** The client left. */
+  close(): void;
+  /** Settles once the stream is live (after its `ready` frame or its replay), or failed. */
+  readonly attached: Promise<void>;
+}
+
+/** A Web stream's controller as a target (`MAX_QUEUED_FRAMES` queued frames at most). */
+export function controllerTarget(
+  controller: ReadableStreamDefaultController<Uint8Array>,
+): StreamTarget {
+  return {
+    write: (frame) => {
+      controller.enqueue(frame);
+    },
+    backlogged: () => (controller.desiredSize ?? 0) < -MAX_QUEUED_FRAMES,
+    close: () => {
+      controller.close();
+    },
+    fail: (error) => {
+      try {
+        controller.error(error);
+      } catch {
+        // the reader already left
+      }
+    },
+  };
 }
 
 export interface HubOptions {
@@ -46,7 +101,7 @@ export function createEventHub(options: HubOptions) {
   const byUser = new Map<number, Set<Sink>>();
   let cursor = 0;
   let started: Promise<void> | undefined;
-  let unlisten: (() => Promise<void>) | undefined;
+  let unlisten: (() => Promise<void>)[] = [];
   let timers: NodeJS.Timeout[] = [];
   let reading: Promise<void> | undefined;
   let readAgain = false;
@@ -57,15 +112,35 @@ export function createEventHub(options: HubOptions) {
   const moreToRead = () => readAgain && !stopped;
 
   function write(sink: Sink, frame: Uint8Array): void {
+    if (sink.closed) return;
+    const target = sink.target;
+    if (!target) {
+      sink.unclaimed?.push(frame);
+      if ((sink.unclaimed?.length ?? 0) > MAX_QUEUED_FRAMES) end(sink);
+      return;
+    }
+    if (target.backlogged()) {
+      end(sink);
+      return;
+    }
     try {
-      if ((sink.controller.desiredSize ?? 0) < -MAX_QUEUED_FRAMES) {
-        detach(sink);
-        sink.controller.close();
-        return;
-      }
-      sink.controller.enqueue(frame);
+      target.write(frame);
     } catch {
       detach(sink); // the stream was closed under us
+    }
+  }
+
+  /** Closes a stream from the server side (the client reconnects and replays). */
+  function end(sink: Sink, goodbye?: Uint8Array): void {
+    detach(sink);
+    if (sink.closed) return;
+    sink.closed = true;
+    sink.unclaimed = null;
+    try {
+      if (goodbye) sink.target?.write(goodbye);
+      sink.target?.close();
+    } catch {
+      // already closed by the client
     }
   }
 
@@ -121,7 +196,7 @@ export function createEventHub(options: HubOptions) {
         readAgain = false;
         await readPages().catch((error: unknown) => {
           logger.warn(
-            { err: (error as Error).message },
+            { err: errorMessage(error) },
             "reading task events failed; the catch-up read retries",
           );
         });
@@ -159,15 +234,28 @@ export function createEventHub(options: HubOptions) {
     for (const event of held) deliver(sink, event.id, event.frame);
   }
 
+  /** Ends the streams of a revoked session (`<userId>:<sessionId>`, or `<userId>:*`). */
+  function endRevoked(payload: string): void {
+    const colon = payload.indexOf(":");
+    const sessionId = payload.slice(colon + 1);
+    const sinks = byUser.get(Number(payload.slice(0, colon)));
+    for (const sink of [...(sinks ?? [])]) {
+      if (sessionId === "*" || sink.sessionId === sessionId) end(sink);
+    }
+  }
+
   async function begin(): Promise<void> {
     const [top] = await queryRows<{ max: string | null }>(
       db,
       sql`select max(id)::text as max from task_events`,
     );
     cursor = Number(top?.max ?? 0);
-    unlisten = await database.listen(TASK_EVENTS_CHANNEL, (payload) => {
-      if (Number(payload) > cursor || payload === "") void readNew();
-    });
+    unlisten = [
+      await database.listen(TASK_EVENTS_CHANNEL, (payload) => {
+        if (Number(payload) > cursor || payload === "") void readNew();
+      }),
+      await database.listen(SESSIONS_REVOKED_CHANNEL, endRevoked),
+    ];
     const heartbeat = setInterval(() => {
       for (const sinks of byUser.values())
         for (const sink of sinks) if (!sink.pending) write(sink, PING_FRAME);
@@ -178,53 +266,96 @@ export function createEventHub(options: HubOptions) {
     timers = [heartbeat, catchUp];
   }
 
-  return {
+  function start(): Promise<void> {
+    stopped = false;
+    started ??= begin().catch((error: unknown) => {
+      started = undefined;
+      throw error;
+    });
+    return started;
+  }
+
+  const hub = {
     /** Starts listening (idempotent; the first stream starts it too when workers are off). */
-    start(): Promise<void> {
-      stopped = false;
-      started ??= begin().catch((error: unknown) => {
-        started = undefined;
-        throw error;
-      });
-      return started;
-    },
+    start,
 
     /**
-     * Attaches a stream. Without `lastEventId` it starts live with a `ready` frame naming the
-     * resume position; with one it replays `id > lastEventId` from the database first, holding
-     * live events back and deduping them by id.
+     * Opens a stream for `userId`. Without `lastEventId` it starts live with a `ready` frame
+     * naming the resume position; with one it replays `id > lastEventId` from the database first,
+     * holding live events back and deduping them by id. It is attached at once, so nothing that
+     * happens from now on is missed; frames wait until a transport claims the stream.
      */
+    open(userId: number, lastEventId?: number, sessionId?: string): LiveStream {
+      const sink: Sink = {
+        userId,
+        sessionId,
+        target: null,
+        unclaimed: [],
+        lastId: lastEventId ?? cursor,
+        pending: lastEventId === undefined ? null : [],
+        closed: false,
+      };
+      const fail = (error: unknown) => {
+        logger.warn({ err: errorMessage(error) }, "live event stream failed to start");
+        detach(sink);
+        sink.closed = true;
+        sink.unclaimed = null;
+        sink.failure = error;
+        sink.target?.fail(error);
+        throw error;
+      };
+      const attached = start()
+        .then(async () => {
+          if (sink.closed) return;
+          let sinks = byUser.get(userId);
+          if (!sinks) byUser.set(userId, (sinks = new Set()));
+          sinks.add(sink);
+          count += 1;
+          metrics.sseClients.inc();
+          write(sink, retryFrame(options.retryMs ?? 3_000));
+          if (lastEventId === undefined) {
+            sink.lastId = Math.max(sink.lastId, cursor);
+            write(sink, readyFrame(cursor));
+          } else await replay(sink);
+        })
+        .catch(fail);
+      attached.catch(() => undefined); // reported through the target; awaiting is optional
+      return {
+        attached,
+        claim(target) {
+          if (sink.target) return;
+          sink.target = target;
+          if (sink.failure !== undefined) {
+            target.fail(sink.failure);
+            return;
+          }
+          const waiting = sink.unclaimed ?? [];
+          sink.unclaimed = null;
+          if (sink.closed) {
+            target.close();
+            return;
+          }
+          for (const frame of waiting) write(sink, frame);
+        },
+        close() {
+          detach(sink);
+          sink.closed = true;
+          sink.unclaimed = null;
+        },
+      };
+    },
+
+    /** Opens a stream onto a Web stream's controller; resolves once it is live (tests). */
     async attach(
       userId: number,
       controller: ReadableStreamDefaultController<Uint8Array>,
       lastEventId?: number,
-    ): Promise<Sink> {
-      await this.start();
-      const sink: Sink = {
-        userId,
-        controller,
-        lastId: lastEventId ?? cursor,
-        pending: lastEventId === undefined ? null : [],
-      };
-      let sinks = byUser.get(userId);
-      if (!sinks) byUser.set(userId, (sinks = new Set()));
-      sinks.add(sink);
-      count += 1;
-      metrics.sseClients.inc();
-      controller.enqueue(retryFrame(options.retryMs ?? 3_000));
-      if (lastEventId === undefined) controller.enqueue(readyFrame(cursor));
-      else {
-        try {
-          await replay(sink);
-        } catch (error) {
-          detach(sink);
-          throw error;
-        }
-      }
-      return sink;
+    ): Promise<LiveStream> {
+      const live = hub.open(userId, lastEventId);
+      live.claim(controllerTarget(controller));
+      await live.attached;
+      return live;
     },
-
-    detach,
 
     /** Reads new events now (tests; also what a notification triggers). */
     poke: readNew,
@@ -239,24 +370,17 @@ export function createEventHub(options: HubOptions) {
       stopped = true;
       for (const timer of timers) clearInterval(timer);
       timers = [];
-      await unlisten?.().catch(() => undefined);
-      unlisten = undefined;
+      for (const stop of unlisten) await stop().catch(() => undefined);
+      unlisten = [];
       started = undefined;
       await reading;
       const goodbye = retryFrame(1_000);
       for (const sinks of [...byUser.values()]) {
-        for (const sink of [...sinks]) {
-          detach(sink);
-          try {
-            sink.controller.enqueue(goodbye);
-            sink.controller.close();
-          } catch {
-            // already closed by the client
-          }
-        }
+        for (const sink of [...sinks]) end(sink, goodbye);
       }
     },
   };
+  return hub;
 }
 
 export type EventHub = ReturnType<typeof createEventHub>;

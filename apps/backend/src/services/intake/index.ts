@@ -28,13 +28,17 @@ export function createWebhookIntake(runtime: TaskRuntime) {
     // node-postgres has a pool: a second batch can build while the first commits.
     maxInFlight: deps.database.driver === "pg" ? 2 : 1,
   });
+  // Cache freshness on the domain clock: a cached previous secret must not outlive its grace.
+  const lookup = createIntakeLookup({
+    db: deps.db,
+    secrets: () => deps.webhookSecrets,
+    now: () => deps.clock.now(),
+  });
+  deps.webhookSecrets.onChange((userId, namespace) => {
+    lookup.forgetSecrets(userId, namespace);
+  });
   const intake = createIntake({
-    // Cache freshness on the domain clock: a cached previous secret must not outlive its grace.
-    lookup: createIntakeLookup({
-      db: deps.db,
-      secrets: () => deps.webhookSecrets,
-      now: () => deps.clock.now(),
-    }),
+    lookup,
     batcher,
     rejections,
     metrics: deps.metrics,

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import type { AppDatabase } from "../../db/client.ts";
 import { tasks } from "../../db/schema/index.ts";
 
@@ -28,6 +28,13 @@ export interface SecretSet {
   /** No longer accepted; only used to explain a mismatch (`FORMER_SECRET_MATCHES`). */
   former: string[];
 }
+
+interface Waiter {
+  resolve: (target: WebhookTarget | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+const MAX_KEYS_PER_QUERY = 500;
 
 /** A small map with a time-to-live and a size cap (oldest entries go first). */
 class TtlCache<V> {
@@ -63,8 +70,10 @@ class TtlCache<V> {
 
 /**
  * The intake's reads, cached in memory for a short time so a burst of deliveries costs no
- * lookups: task key hash → task and owner, and (owner, namespace) → secrets. Unknown keys are not
- * cached (a flood of random keys would only evict real entries).
+ * lookups: task key hash → task and owner, and (owner, namespace) → secrets. Misses are read in
+ * batches. Unknown keys are not cached (a flood of random keys would only evict real entries; it
+ * costs one query per event-loop turn, not one per request). A secret saved or cleared on this
+ * instance is dropped from the cache at once; on another instance it lives out `secretTtlMs`.
  */
 export function createIntakeLookup(options: {
   db: AppDatabase;
@@ -89,22 +98,56 @@ export function createIntakeLookup(options: {
     return set;
   }
 
+  // Cache misses that arrive in one turn of the event loop share one query (a burst of first
+  // callbacks of many tasks costs one round trip, not one each).
+  let pending = new Map<string, Waiter[]>();
+  let scheduled = false;
+
+  async function loadTargets(): Promise<void> {
+    scheduled = false;
+    const batch = pending;
+    pending = new Map();
+    const keys = [...batch.keys()];
+    try {
+      const found = new Map<string, WebhookTarget>();
+      for (let from = 0; from < keys.length; from += MAX_KEYS_PER_QUERY) {
+        const rows = await options.db
+          .select({
+            keyHash: tasks.webhookKeyHash,
+            taskId: tasks.id,
+            userId: tasks.userId,
+            namespace: tasks.namespace,
+            platformTaskId: tasks.platformTaskId,
+          })
+          .from(tasks)
+          .where(inArray(tasks.webhookKeyHash, keys.slice(from, from + MAX_KEYS_PER_QUERY)));
+        for (const { keyHash, ...target } of rows) {
+          if (keyHash) found.set(keyHash, target);
+        }
+      }
+      for (const [keyHash, waiters] of batch) {
+        const target = found.get(keyHash);
+        if (target) targets.set(keyHash, target);
+        for (const waiter of waiters) waiter.resolve(target);
+      }
+    } catch (error) {
+      for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
+    }
+  }
+
   return {
-    async target(keyHash: string): Promise<WebhookTarget | undefined> {
+    target(keyHash: string): Promise<WebhookTarget | undefined> {
       const cached = targets.get(keyHash);
-      if (cached) return cached;
-      const [row] = await options.db
-        .select({
-          taskId: tasks.id,
-          userId: tasks.userId,
-          namespace: tasks.namespace,
-          platformTaskId: tasks.platformTaskId,
-        })
-        .from(tasks)
-        .where(eq(tasks.webhookKeyHash, keyHash))
-        .limit(1);
-      if (row) targets.set(keyHash, row);
-      return row;
+      if (cached) return Promise.resolve(cached);
+      return new Promise((resolve, reject) => {
+        const waiters = pending.get(keyHash);
+        if (waiters) waiters.push({ resolve, reject });
+        else pending.set(keyHash, [{ resolve, reject }]);
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(() => void loadTargets());
+        }
+      });
     },
     /** Remembers the platform id a callback proved (the submit response may still be on its way). */
     adopt(keyHash: string, target: WebhookTarget, platformTaskId: string): void {
@@ -115,6 +158,10 @@ export function createIntakeLookup(options: {
       const cached = secretSets.get(`${userId}:${namespace}`);
       if (cached) return { set: cached, cached: true };
       return { set: await loadSecrets(userId, namespace), cached: false };
+    },
+    /** Drops the cached secrets of an account (its owner just saved or cleared one). */
+    forgetSecrets(userId: number, namespace: string): void {
+      secretSets.delete(`${userId}:${namespace}`);
     },
     /** Reads the secrets again. Only a delivery carrying a valid task key gets here, and keys are
      * known only to the platform, so this is not a read-per-forged-request vector. */

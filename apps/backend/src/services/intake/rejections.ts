@@ -1,4 +1,5 @@
 import { and, desc, eq, lt } from "drizzle-orm";
+import { errorMessage } from "../../lib/error-summary.ts";
 import type { AppDatabase } from "../../db/client.ts";
 import { webhookRejections } from "../../db/schema/index.ts";
 import type { Logger } from "../../lib/logger.ts";
@@ -70,7 +71,7 @@ export function createRejectionRecorder(options: RejectionRecorderOptions) {
           batch.length,
         );
         options.logger.warn(
-          { err: (error as Error).message, count: batch.length },
+          { err: errorMessage(error), count: batch.length },
           "webhook rejections not recorded",
         );
         return;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Transaction } from "../../db/client.ts";
+import { storableId, storableObject, storableText } from "../../lib/storable.ts";
 import { appendTaskEvents, type NewTaskEvent } from "../events/append.ts";
 import { mergeReport, type MergeContext, type PlatformReport } from "./merge.ts";
 import { lockTasks, queryRows, saveTasks } from "./store.ts";
@@ -33,9 +34,10 @@ export interface ApplyResult {
  */
 export async function applyReports(
   tx: Transaction,
-  reports: readonly PlatformReport[],
+  given: readonly PlatformReport[],
   ctx: ApplyContext,
 ): Promise<ApplyResult> {
+  const reports = given.map(storableReport);
   const rows = await lockTasks(
     tx,
     reports.map((r) => r.taskId),
@@ -81,6 +83,33 @@ export async function applyReports(
   await appendTaskEvents(tx, events);
   for (const [id, row] of touched) rows.set(id, row);
   return { outcomes, changed, rows, freed };
+}
+
+/**
+ * The report with every value the platform chose made storable (lib/storable.ts): one the
+ * database refuses would fail the transaction on every retry, and the task would never move.
+ */
+function storableReport(report: PlatformReport): PlatformReport {
+  const text = (value: string | undefined) =>
+    value === undefined ? undefined : storableText(value);
+  return {
+    ...report,
+    ...(report.platformTaskId !== undefined
+      ? { platformTaskId: storableId(report.platformTaskId) }
+      : {}),
+    ...(report.status !== undefined ? { status: text(report.status) } : {}),
+    ...(report.error !== undefined ? { error: text(report.error) } : {}),
+    ...(report.output !== undefined ? { output: storableObject(report.output) } : {}),
+    ...(report.usageInfo !== undefined ? { usageInfo: storableObject(report.usageInfo) } : {}),
+    ...(report.webhookEvent
+      ? {
+          webhookEvent: {
+            ...report.webhookEvent,
+            eventId: storableId(report.webhookEvent.eventId),
+          },
+        }
+      : {}),
+  };
 }
 
 /** Inserts the batch's webhook events; marks the ones already stored (or repeated) as duplicates. */

@@ -7,6 +7,8 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { sql } from "drizzle-orm";
 import type { TaskRuntime } from "./runtime.ts";
 import { queryRows } from "./store.ts";
+import { errorMessage } from "../../lib/error-summary.ts";
+import { periodicRounds } from "../../lib/periodic.ts";
 
 export interface ArchiverOptions {
   /** ARCHIVE_DIR. */
@@ -35,8 +37,6 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
   const maxBytes = options.maxBytes ?? 100 * 1024 * 1024;
   const maxAttempts = options.maxAttempts ?? 5;
   const doFetch = options.fetch;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<number> | undefined;
 
   async function claim(): Promise<{ id: string; file_url: string }[]> {
     const now = new Date(clock.now()).toISOString();
@@ -101,7 +101,7 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
         updatedAt: now,
       }));
     } catch (error) {
-      logger.info({ taskId: task.id, err: (error as Error).message }, "archiving a result failed");
+      logger.info({ taskId: task.id, err: errorMessage(error) }, "archiving a result failed");
       await runtime.update(task.id, "worker", (row, now) => {
         const attempts = row.archiveAttempts + 1;
         const expired = row.fileExpiresAt !== null && row.fileExpiresAt.getTime() <= now.getTime();
@@ -125,31 +125,17 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
   return {
     /** Where archived files live (the audio route reads them). */
     dir: options.dir,
-    runOnce(): Promise<number> {
-      round ??= (async () => {
+    ...periodicRounds({
+      run: async () => {
         const claimed = await claim();
         for (const task of claimed) await archiveOne(task);
         return claimed.length;
-      })()
-        .catch((error: unknown) => {
-          logger.warn({ err: (error as Error).message }, "archive round failed");
-          return 0;
-        })
-        .finally(() => {
-          round = undefined;
-        });
-      return round;
-    },
-    start(): Promise<void> {
-      timer ??= setInterval(() => void this.runOnce(), options.intervalMs ?? 5_000);
-      timer.unref();
-      return Promise.resolve();
-    },
-    async stop(): Promise<void> {
-      clearInterval(timer);
-      timer = undefined;
-      await round;
-    },
+      },
+      fallback: 0,
+      intervalMs: options.intervalMs ?? 5_000,
+      logger,
+      what: "archive round",
+    }),
   };
 }
 

@@ -1,9 +1,10 @@
 import { isPlatformError } from "@overture/core/errors";
-import { taskErrorMessage } from "@overture/core/schemas";
 import { isTerminalStatus } from "@overture/core/task";
 import { ApiError } from "../../lib/errors.ts";
+import { reportOfTask } from "./merge.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import type { TaskRow } from "./task-json.ts";
+import { errorMessage } from "../../lib/error-summary.ts";
 
 const notCancellable = (row: TaskRow, why: string) =>
   new ApiError(409, "not_cancellable", `Task ${row.id} cannot be cancelled: ${why}.`, {
@@ -49,18 +50,7 @@ export function createCanceller(runtime: TaskRuntime) {
     call: <T>(fn: (token: string) => Promise<T>) => Promise<T>,
   ): Promise<TaskRow> {
     const polled = await call((token) => deps.platform.getTask(token, platformTaskId));
-    const error = taskErrorMessage(polled);
-    const result = await runtime.apply([
-      {
-        taskId: row.id,
-        source: "api",
-        platformTaskId: polled.task_id,
-        status: polled.status,
-        output: polled.output ?? null,
-        usageInfo: polled.usage_info ?? null,
-        ...(error ? { error } : {}),
-      },
-    ]);
+    const result = await runtime.apply([reportOfTask(row.id, "api", polled)]);
     return result.rows.get(row.id) ?? row;
   }
 
@@ -69,7 +59,7 @@ export function createCanceller(runtime: TaskRuntime) {
     try {
       await cancelOnPlatform(row, row.platformTaskId);
     } catch (error) {
-      deps.logger.warn({ taskId: row.id, err: (error as Error).message }, "deferred cancel failed");
+      deps.logger.warn({ taskId: row.id, err: errorMessage(error) }, "deferred cancel failed");
     }
   };
 

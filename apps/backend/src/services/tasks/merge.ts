@@ -1,4 +1,6 @@
 import { isTaskStatus, isTerminalStatus, mergeStatus } from "@overture/core/task";
+import type { TaskWithId } from "@overture/core/client";
+import { taskErrorMessage } from "@overture/core/schemas";
 import type { TaskEventSource } from "../../db/schema/index.ts";
 import { firstPollDelay, nextPollDelay, type PollSchedule } from "./schedule.ts";
 import type { TaskRow } from "./task-json.ts";
@@ -27,6 +29,25 @@ export interface PlatformReport {
   polled?: boolean;
   /** The report is the platform's answer to our submit. */
   submitted?: boolean;
+}
+
+/** A task record the platform answered (a poll, or the look before a cancel) as a report. */
+export function reportOfTask(
+  taskId: string,
+  source: TaskEventSource,
+  task: TaskWithId,
+): PlatformReport {
+  const error = taskErrorMessage(task);
+  return {
+    taskId,
+    source,
+    platformTaskId: task.task_id,
+    status: task.status,
+    output: task.output ?? null,
+    usageInfo: task.usage_info ?? null,
+    ...(error ? { error } : {}),
+    ...(typeof task.completed_at === "number" ? { completedAt: task.completed_at } : {}),
+  };
 }
 
 export interface MergeContext {

@@ -6,6 +6,8 @@ import { sha256Hex } from "../../lib/secrets.ts";
 import type { Account, TaskRuntime } from "./runtime.ts";
 import { submitClaimed, UNKNOWN_SUBMIT_MESSAGE } from "./submit.ts";
 import type { TaskRow } from "./task-json.ts";
+import { errorMessage } from "../../lib/error-summary.ts";
+import { periodicRounds } from "../../lib/periodic.ts";
 
 export interface QueueOptions {
   /** Period of the background round (drain every account with queued tasks, sweep). */
@@ -30,8 +32,6 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
   const { deps } = runtime;
   const { db, clock, metrics, logger } = deps;
   const drains = new Map<string, { again: boolean; done: Promise<void> }>();
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> | undefined;
 
   /** Free quota as the platform reports it; Infinity when its answer does not say (the submit will). */
   async function available(account: Account, tokenId: number): Promise<number> {
@@ -122,7 +122,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
           await drainOnce(account, known);
         } catch (error) {
           logger.warn(
-            { userId: account.userId, namespace: account.namespace, err: (error as Error).message },
+            { userId: account.userId, namespace: account.namespace, err: errorMessage(error) },
             "queue drain failed",
           );
           return;
@@ -176,6 +176,14 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     while (drains.size > 0) await Promise.all([...drains.values()].map((d) => d.done));
   }
 
+  const rounds = periodicRounds({
+    run: runRound,
+    fallback: undefined,
+    intervalMs: options.intervalMs ?? 10_000,
+    logger,
+    what: "queue round",
+  });
+
   return {
     drain,
     settle,
@@ -185,25 +193,10 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     },
     sweepStaleSubmits,
     /** One background round now (tests drive it by hand). */
-    async runOnce(): Promise<void> {
-      round ??= runRound()
-        .catch((error: unknown) => {
-          logger.warn({ err: (error as Error).message }, "queue round failed");
-        })
-        .finally(() => {
-          round = undefined;
-        });
-      await round;
-    },
-    start(): Promise<void> {
-      timer ??= setInterval(() => void this.runOnce(), options.intervalMs ?? 10_000);
-      timer.unref();
-      return Promise.resolve();
-    },
+    runOnce: rounds.runOnce,
+    start: rounds.start,
     async stop(): Promise<void> {
-      clearInterval(timer);
-      timer = undefined;
-      await round;
+      await rounds.stop();
       await settle();
     },
   };

@@ -1,9 +1,11 @@
 import { isPlatformError } from "@overture/core/errors";
-import { taskErrorMessage } from "@overture/core/schemas";
 import { sql } from "drizzle-orm";
+import { reportOfTask } from "./merge.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import { errorBackoffDelay } from "./schedule.ts";
 import { queryRows } from "./store.ts";
+import { errorMessage } from "../../lib/error-summary.ts";
+import { periodicRounds } from "../../lib/periodic.ts";
 
 export interface ReconcilerOptions {
   intervalMs?: number;
@@ -37,8 +39,6 @@ const NOT_FOUND_LIMIT = 5;
 export function createReconciler(runtime: TaskRuntime, options: ReconcilerOptions = {}) {
   const { deps } = runtime;
   const { db, clock, metrics, logger } = deps;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<number> | undefined;
 
   async function claim(): Promise<Claimed[]> {
     const now = new Date(clock.now()).toISOString();
@@ -66,19 +66,8 @@ export function createReconciler(runtime: TaskRuntime, options: ReconcilerOption
         Number(task.token_id),
         (token) => deps.platform.getTask(token, task.platform_task_id),
       );
-      const error = taskErrorMessage(polled);
       const result = await runtime.apply([
-        {
-          taskId: task.id,
-          source: "poll",
-          platformTaskId: polled.task_id,
-          status: polled.status,
-          output: polled.output ?? null,
-          usageInfo: polled.usage_info ?? null,
-          ...(error ? { error } : {}),
-          ...(typeof polled.completed_at === "number" ? { completedAt: polled.completed_at } : {}),
-          polled: true,
-        },
+        { ...reportOfTask(task.id, "poll", polled), polled: true },
       ]);
       metrics.polls.inc({ outcome: result.changed[0] ? "changed" : "unchanged" });
     } catch (error) {
@@ -110,10 +99,7 @@ export function createReconciler(runtime: TaskRuntime, options: ReconcilerOption
         return { ...row, pollErrors: errors, nextPollAt: new Date(now.getTime() + delay) };
       })
       .catch((e: unknown) => {
-        logger.warn(
-          { taskId: task.id, err: (e as Error).message },
-          "recording a poll error failed",
-        );
+        logger.warn({ taskId: task.id, err: errorMessage(e) }, "recording a poll error failed");
       });
   }
 
@@ -128,30 +114,14 @@ export function createReconciler(runtime: TaskRuntime, options: ReconcilerOption
     return claimed.length;
   }
 
-  return {
-    /** One round now; resolves to the number of tasks polled (tests drive it by hand). */
-    runOnce(): Promise<number> {
-      round ??= runRound()
-        .catch((error: unknown) => {
-          logger.warn({ err: (error as Error).message }, "reconciler round failed");
-          return 0;
-        })
-        .finally(() => {
-          round = undefined;
-        });
-      return round;
-    },
-    start(): Promise<void> {
-      timer ??= setInterval(() => void this.runOnce(), options.intervalMs ?? 1_000);
-      timer.unref();
-      return Promise.resolve();
-    },
-    async stop(): Promise<void> {
-      clearInterval(timer);
-      timer = undefined;
-      await round;
-    },
-  };
+  // `runOnce()`: one round now, resolving to the number of tasks polled (tests drive it by hand).
+  return periodicRounds({
+    run: runRound,
+    fallback: 0,
+    intervalMs: options.intervalMs ?? 1_000,
+    logger,
+    what: "reconciler round",
+  });
 }
 
 export type Reconciler = ReturnType<typeof createReconciler>;

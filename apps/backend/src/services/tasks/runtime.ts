@@ -12,12 +12,13 @@ import { FILE_TTL_MS, type PlatformReport } from "./merge.ts";
 import { DEFAULT_EXPECTED_DURATION_MS } from "./schedule.ts";
 import { saveTasks } from "./store.ts";
 import { toTaskJson, type TaskRow } from "./task-json.ts";
+import { errorMessage } from "../../lib/error-summary.ts";
 
 /** The credential services the task services call (built by the auth side). */
 export interface CredentialServices {
   proxyTokens: Pick<ProxyTokenService, "withProxyToken">;
   selections: Pick<SelectionService, "get">;
-  webhookSecrets: Pick<WebhookSecretService, "has" | "secretsFor">;
+  webhookSecrets: Pick<WebhookSecretService, "has" | "secretsFor" | "onChange">;
 }
 
 export type TaskDeps = Pick<
@@ -75,7 +76,7 @@ export function createTaskRuntime(deps: TaskDeps) {
           try {
             listener(account);
           } catch (error) {
-            deps.logger.warn({ err: (error as Error).message }, "freed-quota listener failed");
+            deps.logger.warn({ err: errorMessage(error) }, "freed-quota listener failed");
           }
         }
       }

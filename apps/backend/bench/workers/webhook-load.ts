@@ -1,0 +1,108 @@
+// Load generator for webhook intake, in its own process: `connections` keep-alive connections,
+// each sending one signed delivery at a time (closed loop) until the deadline.
+import { Http1Connection } from "../lib/http1.ts";
+import { plannedEvent, signedDelivery } from "../lib/plan.ts";
+import { serveWorker } from "../lib/procs.ts";
+import { sleep, summarise, type LatencySummary } from "../lib/stats.ts";
+
+export interface LoadRequest {
+  port: number;
+  connections: number;
+  warmupMs: number;
+  durationMs: number;
+  /** Tag of event ids (unique per run). */
+  run: string;
+  users: number;
+  tasks: number;
+  /** `distinct`: event k of the plan; `duplicate`: one event (task `tasks`), delivered over and over. */
+  mode: "distinct" | "duplicate";
+  /**
+   * Open loop: deliveries are due at this fixed rate whatever the answers, spread over the
+   * connections; latency counts from when a delivery was due, so waiting for a free connection
+   * is included (no coordinated omission). Closed loop (each connection sends when answered)
+   * when absent.
+   */
+  ratePerSecond?: number;
+}
+
+export interface LoadResult {
+  /** Answers counted in the measured window (after warm-up). */
+  measured: number;
+  measuredMs: number;
+  perSecond: number;
+  latency: LatencySummary;
+  /** Every answer, warm-up included, by HTTP status. */
+  statuses: Record<string, number>;
+  /** Answers 2xx, warm-up included (what the database must hold). */
+  answered2xx: number;
+  errors: number;
+}
+
+async function run(request: LoadRequest): Promise<LoadResult> {
+  const host = `127.0.0.1:${request.port}`;
+  const connections = await Promise.all(
+    Array.from({ length: request.connections }, () => Http1Connection.open(request.port)),
+  );
+  const duplicate =
+    request.mode === "duplicate"
+      ? signedDelivery(
+          { task: request.tasks, eventId: `evt_${request.run}_dup`, status: "in_progress" },
+          request.users,
+          host,
+        )
+      : undefined;
+  const statuses: Record<string, number> = {};
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  const start = performance.now();
+  const measureFrom = start + request.warmupMs;
+  const end = measureFrom + request.durationMs;
+
+  const rate = request.ratePerSecond;
+  /** When the next delivery is due: now (closed loop), or on the open loop's schedule. */
+  async function due(): Promise<number> {
+    if (rate === undefined) return performance.now();
+    const at = start + (scheduled++ * 1000) / rate;
+    const wait = at - performance.now();
+    if (wait > 1) await sleep(wait);
+    return at;
+  }
+  let scheduled = 0;
+
+  async function loop(connection: Http1Connection): Promise<void> {
+    for (;;) {
+      const sent = await due();
+      if (sent >= end) return;
+      const bytes =
+        duplicate ??
+        signedDelivery(plannedEvent(request.run, next++, request.tasks), request.users, host);
+      try {
+        const answer = await connection.send(bytes);
+        const done = performance.now();
+        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+        // Open loop: every delivery due in the window counts, however late its answer.
+        if (sent >= measureFrom && (rate !== undefined || done <= end)) latencies.push(done - sent);
+      } catch {
+        errors += 1;
+        return;
+      }
+    }
+  }
+  await Promise.all(connections.map(loop));
+  for (const connection of connections) connection.close();
+  const answered2xx = Object.entries(statuses)
+    .filter(([status]) => status.startsWith("2"))
+    .reduce((sum, [, n]) => sum + n, 0);
+  return {
+    measured: latencies.length,
+    measuredMs: request.durationMs,
+    perSecond: latencies.length / (request.durationMs / 1000),
+    latency: summarise(latencies),
+    statuses,
+    answered2xx,
+    errors,
+  };
+}
+
+serveWorker({ run });

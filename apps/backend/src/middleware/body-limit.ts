@@ -1,0 +1,24 @@
+import { bodyLimit } from "hono/body-limit";
+
+/**
+ * Largest request body of the JSON API and the sign-in endpoints: music parameters with the
+ * longest lyrics (10,000 characters, up to 40 KB of UTF-8) fit several times over. Without a
+ * limit, `POST /auth/token` — open to anyone — would read and parse a body of any size.
+ * Webhooks have their own limit (`WEBHOOK_MAX_BODY_BYTES`, read with the raw body).
+ */
+export const API_BODY_LIMIT_BYTES = 128 * 1024;
+
+/** Refuses a body over `maxSize` with 413 before reading it all (declared or streamed length). */
+export function apiBodyLimit(maxSize = API_BODY_LIMIT_BYTES) {
+  return bodyLimit({
+    maxSize,
+    onError: (c) =>
+      c.json(
+        {
+          error: "payload_too_large",
+          message: `The request body exceeds ${maxSize} bytes.`,
+        },
+        413,
+      ),
+  });
+}

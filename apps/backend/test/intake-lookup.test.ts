@@ -1,0 +1,63 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createIntakeLookup } from "../src/services/intake/lookup.ts";
+import { describeEachDriver } from "./support/drivers.ts";
+import { startTestBackend, type TestBackend } from "./support/harness.ts";
+import { selectRows } from "./support/sql.ts";
+import { createTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
+
+describeEachDriver("webhook intake lookup", (driver) => {
+  let t: TestBackend;
+  let user: TaskUser;
+  let keyHashes: string[];
+  beforeAll(async () => {
+    t = await startTestBackend({ driver });
+    user = await setUpTaskUser(t, { webhookSecret: true });
+    t.emu.control.setQuota(user.namespace, 10);
+    for (let i = 0; i < 3; i++) await createTask(t, user.session);
+    keyHashes = (
+      await selectRows<{ hash: string }>(
+        t.database.db,
+        sql`select webhook_key_hash as hash from tasks where user_id = ${user.userId} and webhook_key_hash is not null`,
+      )
+    ).map((r) => r.hash);
+  });
+  afterAll(() => t.close());
+
+  /** The lookup on a database that counts the SELECTs it is asked for. */
+  function countingLookup() {
+    const counter = { selects: 0 };
+    const db = new Proxy(t.database.db, {
+      get(target, property, receiver) {
+        if (property === "select") counter.selects += 1;
+        return Reflect.get(target, property, receiver) as unknown;
+      },
+    });
+    const lookup = createIntakeLookup({
+      db,
+      secrets: () => t.backend.deps.services.webhookSecrets,
+      now: () => t.clock.now(),
+    });
+    return { lookup, counter };
+  }
+
+  it("reads the tasks of concurrent first callbacks in one query, unknown keys included", async () => {
+    const { lookup, counter } = countingLookup();
+    expect(keyHashes).toHaveLength(3);
+    const found = await Promise.all([...keyHashes, "0".repeat(64)].map((h) => lookup.target(h)));
+    expect(counter.selects).toBe(1);
+    expect(found.slice(0, 3).every((target) => target?.userId === user.userId)).toBe(true);
+    expect(found[3]).toBeUndefined();
+  });
+
+  it("answers a known key from memory afterwards, and asks again for an unknown one", async () => {
+    const { lookup, counter } = countingLookup();
+    const [first] = keyHashes;
+    await lookup.target(first ?? "");
+    await lookup.target("f".repeat(64));
+    expect(counter.selects).toBe(2);
+    await lookup.target(first ?? "");
+    await lookup.target("f".repeat(64));
+    expect(counter.selects).toBe(3);
+  });
+});
