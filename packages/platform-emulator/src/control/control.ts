@@ -28,11 +28,18 @@ export interface FaultControl {
   failNextTaskRequests(n: number, mode?: TaskFaultMode, status?: number): void;
   /** Current webhook faults; assign to replace them. */
   webhooks: WebhookFaults;
+  /**
+   * The next `n` submits are carried out — the task exists and is charged — but their answers
+   * hang like the `hang` mode (504 once released): a POST that landed while its client never
+   * learned of it.
+   */
+  loseNextSubmitAnswers(n: number): void;
   /** Lets hanging task requests answer (504). */
   releaseHangs(): void;
   clear(): void;
   get(): {
     taskRequests: { remaining: number; mode: TaskFaultMode; status: number };
+    lostSubmitAnswers: number;
     webhooks: WebhookFaults;
   };
 }
@@ -88,6 +95,7 @@ export function createControl(ctx: EmulatorContext, initialSeed: EmulatorSeed): 
   };
   const clearFaults = () => {
     ctx.faults.taskRequests = { remaining: 0, mode: "5xx", status: 503 };
+    ctx.faults.lostSubmitAnswers = 0;
     ctx.faults.webhooks = {};
     ctx.webhooks.flushHeld();
   };
@@ -186,6 +194,11 @@ export function createControl(ctx: EmulatorContext, initialSeed: EmulatorSeed): 
           throw new ControlError("invalid_fault", "status must be 5xx");
         ctx.faults.taskRequests = { remaining: n, mode, status };
       },
+      loseNextSubmitAnswers(n) {
+        if (!Number.isInteger(n) || n < 0)
+          throw new ControlError("invalid_fault", "n must be an integer ≥ 0");
+        ctx.faults.lostSubmitAnswers = n;
+      },
       get webhooks() {
         return { ...ctx.faults.webhooks };
       },
@@ -199,6 +212,7 @@ export function createControl(ctx: EmulatorContext, initialSeed: EmulatorSeed): 
       clear: clearFaults,
       get: () => ({
         taskRequests: { ...ctx.faults.taskRequests },
+        lostSubmitAnswers: ctx.faults.lostSubmitAnswers,
         webhooks: { ...ctx.faults.webhooks },
       }),
     },

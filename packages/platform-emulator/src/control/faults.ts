@@ -12,6 +12,8 @@ export type TaskFaultMode = "5xx" | "hang";
 
 export interface FaultState {
   taskRequests: { remaining: number; mode: TaskFaultMode; status: number };
+  /** Submits still to be carried out whose answer is then withheld (see `loseNextSubmitAnswers`). */
+  lostSubmitAnswers: number;
   webhooks: WebhookFaults;
   /** Resolvers of hanging requests, released by `releaseHangs`, reset or close. */
   hanging: Set<() => void>;
@@ -20,6 +22,7 @@ export interface FaultState {
 export function createFaultState(): FaultState {
   return {
     taskRequests: { remaining: 0, mode: "5xx", status: 503 },
+    lostSubmitAnswers: 0,
     webhooks: {},
     hanging: new Set(),
   };

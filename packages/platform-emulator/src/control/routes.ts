@@ -16,6 +16,7 @@ const faultsBody = z.object({
       status: z.number().int().min(500).max(599).optional(),
     })
     .optional(),
+  lostSubmitAnswers: z.number().int().min(0).optional(),
   webhooks: z
     .object({
       drop: z.union([z.boolean(), z.number().int().min(0)]).optional(),
@@ -134,6 +135,8 @@ export function controlRoutes(ctx: EmulatorContext, control: EmulatorControl): H
       const { count, mode, status } = body.taskRequests;
       control.faults.failNextTaskRequests(count, mode, status);
     }
+    if (body.lostSubmitAnswers !== undefined)
+      control.faults.loseNextSubmitAnswers(body.lostSubmitAnswers);
     if (body.webhooks) control.faults.webhooks = body.webhooks;
     return c.json(control.faults.get());
   });

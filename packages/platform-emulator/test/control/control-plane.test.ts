@@ -165,6 +165,26 @@ describe("fault injection", () => {
     expect((await pending).status).toBe(504);
   });
 
+  it("carries out the next submit but withholds its answer until released (then 504)", async () => {
+    const emu = manualEmulator();
+    const set = await call(emu, "POST", "/faults", { lostSubmitAnswers: 1 });
+    expect((await json<{ lostSubmitAnswers: number }>(set)).lostSubmitAnswers).toBe(1);
+    let settled = false;
+    const pending = Promise.resolve(submit(emu)).then((r) => {
+      settled = true;
+      return r;
+    });
+    await until(() => emu.control.listTasks().length === 1); // it landed: the task exists
+    await pause(20);
+    expect(settled).toBe(false);
+    emu.control.faults.releaseHangs();
+    const answer = await pending;
+    expect(answer.status).toBe(504);
+    expect(await json<{ error: string }>(answer)).toMatchObject({ error: "injected_lost_answer" });
+    // Only the next one: the second submit is answered.
+    expect((await submit(emu)).status).toBe(200);
+  });
+
   it("drops webhook events: the record says dropped and nothing is sent", async () => {
     const { emu, deliveries } = webhookEmulator({ timing: { waitingMs: 1e9 } });
     emu.control.faults.webhooks = { drop: 1 };
