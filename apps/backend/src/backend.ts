@@ -37,6 +37,12 @@ export async function createBackend(
   overrides: BackendOverrides = {},
 ): Promise<Backend> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  if (config.production && config.metricsToken === undefined) {
+    // Request counts by route and status are worth hiding from the internet; say so once.
+    logger.warn(
+      "METRICS_TOKEN is unset, so /metrics is public: set it, or restrict /metrics at the proxy",
+    );
+  }
   const database = overrides.database ?? (await openDatabase(config.database));
   const closesDatabase = !overrides.database || overrides.ownDatabase === "migrated";
   const lifecycle = { migrated: false, shuttingDown: false };

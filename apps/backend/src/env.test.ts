@@ -70,8 +70,54 @@ describe("parseEnv", () => {
     ).toHaveLength(1);
   });
 
+  it("reads ARCHIVE_ALLOWED_HOSTS as host names with optional ports", () => {
+    expect(
+      parseEnv({ ...valid, ARCHIVE_ALLOWED_HOSTS: "cdn.example.com, files.example.com:8443" })
+        .archiveAllowedHosts,
+    ).toEqual([{ hostname: "cdn.example.com" }, { hostname: "files.example.com", port: 8443 }]);
+  });
+
+  it("refuses an ARCHIVE_ALLOWED_HOSTS entry that is a URL, naming its position only", () => {
+    const found = problems({
+      ...valid,
+      ARCHIVE_ALLOWED_HOSTS: "cdn.example.com,https://user:hunter2@files.example.com",
+    });
+    expect(found).toEqual([
+      expect.stringMatching(/^ARCHIVE_ALLOWED_HOSTS: entry 2 must be a host name/),
+    ]);
+    expect(found.join("\n")).not.toContain("hunter2");
+  });
+
   it("never echoes the client secret in a problem", () => {
     const found = problems({ ...valid, PLATFORM_CLIENT_SECRET: "", PORT: "x" });
     expect(found.join("\n")).not.toContain("s3cret");
+  });
+
+  it("refuses a metrics token shorter than 16 characters, without echoing it", () => {
+    expect(parseEnv({ ...valid, METRICS_TOKEN: "k".repeat(16) }).metricsToken).toBe("k".repeat(16));
+    const found = problems({ ...valid, METRICS_TOKEN: "k".repeat(15) });
+    expect(found).toEqual([
+      expect.stringMatching(/^METRICS_TOKEN: must be at least 16 characters/),
+    ]);
+    expect(found.join("\n")).not.toContain("kkk");
+  });
+
+  it("refuses a metrics token that cannot be sent as a bearer token", () => {
+    expect(problems({ ...valid, METRICS_TOKEN: "correct horse battery staple" })).toEqual([
+      expect.stringMatching(/^METRICS_TOKEN: must be a bearer token/),
+    ]);
+  });
+
+  it("allows 16 live streams per user for an hour each unless configured", () => {
+    expect(parseEnv(valid).sse).toEqual({ maxPerUser: 16, maxLifetimeMs: 3_600_000 });
+    expect(
+      parseEnv({ ...valid, SSE_MAX_STREAMS_PER_USER: "4", SSE_MAX_STREAM_SECONDS: "600" }).sse,
+    ).toEqual({ maxPerUser: 4, maxLifetimeMs: 600_000 });
+  });
+
+  it("refuses a live stream lifetime under a minute", () => {
+    expect(problems({ ...valid, SSE_MAX_STREAM_SECONDS: "59" })).toEqual([
+      expect.stringMatching(/^SSE_MAX_STREAM_SECONDS: must be at least 60/),
+    ]);
   });
 });

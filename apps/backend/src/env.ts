@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type HostEntry, parseHostEntry } from "./lib/host-allowlist.ts";
 
 /**
  * The backend's configuration, parsed once from the environment. Every variable is documented in
@@ -42,6 +43,21 @@ const encryptionKeys = z
     }
     return keys;
   });
+
+/** Extra hosts the archiver may download from; entries are named by position, never echoed. */
+const hostEntries = csv.transform((entries, ctx) => {
+  const hosts: HostEntry[] = [];
+  entries.forEach((entry, index) => {
+    const host = parseHostEntry(entry);
+    if (host) hosts.push(host);
+    else
+      ctx.addIssue({
+        code: "custom",
+        message: `entry ${index + 1} must be a host name with an optional :port, like cdn.example.com or files.example.com:8443 (not a URL, path or wildcard)`,
+      });
+  });
+  return hosts;
+});
 
 function isBase64Key(value: string): boolean {
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
@@ -91,7 +107,21 @@ export const envSchema = z
     WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
     HTTP_REQUEST_TIMEOUT_SECONDS: seconds(30),
     SESSION_TTL_DAYS: seconds(30),
+    TASK_STALE_SUBMIT_SECONDS: seconds(120),
+    SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).default(16),
+    SSE_MAX_STREAM_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60, "must be at least 60: each time a stream ends its client reconnects")
+      .default(3600),
+    METRICS_TOKEN: z
+      .string()
+      .min(16, "must be at least 16 characters: generate one with `openssl rand -hex 32`")
+      .regex(/^[A-Za-z0-9._~+/-]+=*$/, "must be a bearer token: letters, digits and -._~+/ only")
+      .optional(),
+    NODE_ENV: z.string().optional(),
     ARCHIVE_DIR: z.string().min(1).optional(),
+    ARCHIVE_ALLOWED_HOSTS: hostEntries,
     TRUST_PROXY: z.stringbool({ error: "must be true or false" }).default(false),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
@@ -120,7 +150,19 @@ export const envSchema = z
     },
     http: { requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000 },
     sessionTtlMs: env.SESSION_TTL_DAYS * 86_400_000,
+    /** A `submitting` task older than this was orphaned by a crash mid-submit: it turns `unknown`. */
+    tasks: { staleSubmitMs: env.TASK_STALE_SUBMIT_SECONDS * 1000 },
+    /** Per stream: the route hands these to the event hub with each stream it opens. */
+    sse: {
+      maxPerUser: env.SSE_MAX_STREAMS_PER_USER,
+      maxLifetimeMs: env.SSE_MAX_STREAM_SECONDS * 1000,
+    },
+    /** Unset: `/metrics` is public, and start-up warns about it in production. */
+    metricsToken: env.METRICS_TOKEN,
+    production: env.NODE_ENV === "production",
     archiveDir: env.ARCHIVE_DIR,
+    /** Hosts besides PLATFORM_BASE_URL's origin that result files may be downloaded from. */
+    archiveAllowedHosts: env.ARCHIVE_ALLOWED_HOSTS,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
   }));

@@ -153,7 +153,7 @@ describeEachDriver("live task events (SSE)", (driver) => {
       heartbeatMs: 20,
     });
     const body = new ReadableStream<Uint8Array>({
-      start: (controller) => void hub.attach(user.userId, controller),
+      start: (controller) => void hub.attach(user.userId, controller, { limits: t.config.sse }),
     });
     const stream = readSse(new Response(body));
     expect((await stream.next())?.retry).toBe(3000);

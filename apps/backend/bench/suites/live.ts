@@ -63,7 +63,9 @@ export async function liveSuite(settings: BenchSettings): Promise<Section[]> {
     for (let round = 1; round <= settings.idleRounds; round++) {
       const db = await createPgDatabase(template.name);
       try {
-        const backend = await startBackend({ url: db.url });
+        // Streams per user here depend on BENCH_STREAMS ÷ users: lift the per-user cap so none is
+        // ended for being one too many (what this measures is holding them, not the limit).
+        const backend = await startBackend({ url: db.url }, { SSE_MAX_STREAMS_PER_USER: "100000" });
         idle.backend.push(await holdIdle(backend, clients, settings, workload.users));
       } finally {
         await db.drop();

@@ -9,6 +9,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
  * Sealed format: `v1.<key id>.<iv base64url>.<ciphertext+tag base64url>`.
  */
 export interface Vault {
+  /** The id of the key `seal` uses (the first listed); the re-seal rewrites values of others. */
+  readonly currentKeyId: string;
   seal(plaintext: string, context: string): string;
   open(sealed: string, context: string): string;
   /** Whether a sealed value was made with a key other than the current one. */
@@ -26,6 +28,7 @@ export function createVault(keys: readonly { id: string; key: string }[]): Vault
   const currentKey = byId.get(current.id) as Buffer;
 
   return {
+    currentKeyId: current.id,
     seal(plaintext, context) {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", currentKey, iv);

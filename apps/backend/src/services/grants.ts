@@ -30,8 +30,8 @@ type RefreshOutcome =
   | { kind: "revoked"; reason: string }
   | { kind: "error"; error: unknown };
 
-const accessContext = (userId: number) => `grant:${userId}:access`;
-const refreshContext = (userId: number) => `grant:${userId}:refresh`;
+export const accessContext = (userId: number) => `grant:${userId}:access`;
+export const refreshContext = (userId: number) => `grant:${userId}:refresh`;
 
 /**
  * The user's platform OAuth grant (DESIGN "Tokens the backend keeps"). Tokens are sealed at rest.

@@ -27,7 +27,7 @@ function usable(row: ProxyRow | undefined, now: number): row is ProxyRow {
   return expires - safetyMarginMs(expires - row.mintedAt.getTime()) > now;
 }
 
-const context = (userId: number, namespace: string, tokenId: number) =>
+export const proxyTokenContext = (userId: number, namespace: string, tokenId: number) =>
   `proxy:${userId}:${namespace}:${tokenId}`;
 
 /**
@@ -64,12 +64,15 @@ export function createProxyTokenService(
         .limit(1);
       if (usable(cached, clock.now())) {
         metrics.mints.inc({ outcome: "reused" });
-        return vault.open(cached.tokenEnc, context(userId, namespace, tokenId));
+        return vault.open(cached.tokenEnc, proxyTokenContext(userId, namespace, tokenId));
       }
       const mintedAt = clock.now();
       const detail = await platform.getAccessTokenDetail(accessToken, namespace, tokenId);
       const values = {
-        tokenEnc: vault.seal(detail.proxy_access_token, context(userId, namespace, tokenId)),
+        tokenEnc: vault.seal(
+          detail.proxy_access_token,
+          proxyTokenContext(userId, namespace, tokenId),
+        ),
         // The returned expires_in is authoritative (spec 2.5), counted from before the request.
         expiresAt: new Date(mintedAt + detail.expires_in * 1000),
         mintedAt: new Date(mintedAt),
@@ -95,7 +98,7 @@ export function createProxyTokenService(
         .where(key(userId, namespace, tokenId))
         .limit(1);
       if (usable(cached, clock.now()))
-        return vault.open(cached.tokenEnc, context(userId, namespace, tokenId));
+        return vault.open(cached.tokenEnc, proxyTokenContext(userId, namespace, tokenId));
       try {
         // The access token is fetched before the mint lock is taken: a refresh never waits
         // inside it, so lock waiters cannot starve the pool of the connection a refresh needs.
@@ -126,7 +129,7 @@ export function createProxyTokenService(
         .limit(1);
       if (
         !cached ||
-        vault.open(cached.tokenEnc, context(userId, namespace, tokenId)) !== failedToken
+        vault.open(cached.tokenEnc, proxyTokenContext(userId, namespace, tokenId)) !== failedToken
       )
         return;
       // Compare-and-delete on the ciphertext we read: a concurrent re-mint is not deleted.

@@ -31,7 +31,8 @@ export function webhookSecretProblem(secret: string): string | undefined {
 
 // Both columns share one context (the row): a reset moves the current ciphertext into the
 // previous column as is, which a column-bound context would make unreadable.
-const context = (userId: number, namespace: string) => `webhook-secret:${userId}:${namespace}`;
+export const webhookSecretContext = (userId: number, namespace: string) =>
+  `webhook-secret:${userId}:${namespace}`;
 
 /**
  * Webhook secrets per (user, account namespace), entered by the user, sealed at rest and never
@@ -71,7 +72,7 @@ export function createWebhookSecretService({
           .from(webhookSecrets)
           .where(key(userId, namespace))
           .for("update");
-        const sealed = vault.seal(secret, context(userId, namespace));
+        const sealed = vault.seal(secret, webhookSecretContext(userId, namespace));
         if (!row) {
           await tx
             .insert(webhookSecrets)
@@ -83,7 +84,7 @@ export function createWebhookSecretService({
           return;
         }
         // Saving the same secret again is not a reset: keep the previous one as it was.
-        const same = vault.open(row.secretEnc, context(userId, namespace)) === secret;
+        const same = vault.open(row.secretEnc, webhookSecretContext(userId, namespace)) === secret;
         await tx
           .update(webhookSecrets)
           .set(
@@ -136,13 +137,13 @@ export function createWebhookSecretService({
       const row = await read(userId, namespace);
       if (!row) return { current: null, previous: null, former: [] };
       const prior = row.previousSecretEnc
-        ? vault.open(row.previousSecretEnc, context(userId, namespace))
+        ? vault.open(row.previousSecretEnc, webhookSecretContext(userId, namespace))
         : null;
       // Past its grace period the previous secret no longer verifies anything, but a signature
       // that matches it tells the owner the platform still signs with an outdated secret.
       const live = previousLive(row.previousValidUntil);
       return {
-        current: vault.open(row.secretEnc, context(userId, namespace)),
+        current: vault.open(row.secretEnc, webhookSecretContext(userId, namespace)),
         previous: live ? prior : null,
         former: !live && prior ? [prior] : [],
       };

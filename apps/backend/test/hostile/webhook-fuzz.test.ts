@@ -10,9 +10,6 @@ import { selectRows } from "../support/sql.ts";
 import { createTask, setUpTaskUser, type TaskUser } from "../support/tasks.ts";
 
 const CASES = Number(process.env.OVERTURE_FUZZ_CASES ?? 10_000);
-// The pg run repeats the generator for a quarter of the cases: what differs between the drivers is
-// only how accepted events are stored, and each stored one costs a real commit.
-const CASES_BY_DRIVER = { pglite: CASES, pg: Math.ceil(CASES / 4) };
 const WARM_UP = 500;
 const STATUSES = [
   "waiting",
@@ -438,7 +435,7 @@ describeEachDriver("webhook endpoint fuzz", (driver) => {
   });
   afterAll(() => t.close());
 
-  const cases = CASES_BY_DRIVER[driver];
+  const cases = CASES;
   it(`answers ${cases} hostile deliveries without a 5xx, stores only signed events, and keeps memory flat`, async () => {
     const seed = fuzzSeed();
     console.log(

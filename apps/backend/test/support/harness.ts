@@ -85,6 +85,14 @@ export interface PlatformCall {
   status: number;
 }
 
+/** One webhook as it left the emulator, beside the platform's own status of the task then. */
+export interface WebhookArrival {
+  taskId: string;
+  status: string;
+  /** The task's status on the platform when this event left: another one means it is stale. */
+  platformStatus: string | undefined;
+}
+
 export interface TestBackend extends TestInstance {
   emu: PlatformEmulator;
   clock: Clock;
@@ -93,6 +101,8 @@ export interface TestBackend extends TestInstance {
   /** The pg database URL of this suite (undefined on PGlite). */
   databaseUrl?: string;
   platformCalls: PlatformCall[];
+  /** Every webhook the emulator sent, in the order it sent them. */
+  webhookArrivals: WebhookArrival[];
   /** Every access, refresh and proxy token the platform handed the backend (raw values). */
   platformSecrets: Set<string>;
   /** Every log line the backends wrote (JSON), for scanning for leaked secrets. */
@@ -130,6 +140,7 @@ export async function startTestBackend(options: TestBackendOptions): Promise<Tes
   // Set once the main backend exists; the emulator only delivers webhooks after that.
   const webhookTarget: { app?: Backend["app"] } = {};
   let delivered = 0;
+  const webhookArrivals: WebhookArrival[] = [];
 
   const seed = {
     ...DEFAULT_SEED,
@@ -145,6 +156,7 @@ export async function startTestBackend(options: TestBackendOptions): Promise<Tes
     seed,
     fetch: async (input, init) => {
       if (!webhookTarget.app) throw new TypeError("backend not started");
+      webhookArrivals.push(arrivalOf(init?.body, emu));
       // Behind a load balancer each delivery may reach any instance.
       const target = options.balanceWebhooks
         ? (instances[delivered++ % instances.length]?.app ?? webhookTarget.app)
@@ -221,6 +233,7 @@ export async function startTestBackend(options: TestBackendOptions): Promise<Tes
     database: handle.database,
     ...(handle.url ? { databaseUrl: handle.url } : {}),
     platformCalls,
+    webhookArrivals,
     platformSecrets,
     logs,
     openSecondInstance,
@@ -262,4 +275,17 @@ function collectSecrets(text: string, into: Set<string>): void {
   for (const [key, value] of Object.entries(body)) {
     if (SECRET_FIELDS.has(key) && typeof value === "string") into.add(value);
   }
+}
+
+function arrivalOf(body: unknown, emu: PlatformEmulator): WebhookArrival {
+  const event = JSON.parse(typeof body === "string" ? body : "{}") as {
+    task_id?: string;
+    status?: string;
+  };
+  const taskId = event.task_id ?? "";
+  return {
+    taskId,
+    status: event.status ?? "",
+    platformStatus: emu.control.getTask(taskId)?.status,
+  };
 }

@@ -27,7 +27,10 @@ function lastEventId(header: string | undefined, query: string | undefined): num
  * `event: task` frames with `id:` = the task event id and `data:` = the task JSON; `: ping`
  * comments every 15 s. On shutdown the stream ends after `retry: 1000`: reconnect with the last
  * id seen and nothing is lost. When the session is revoked (sign-out, a revoked device) the
- * stream ends at once, on every instance; the reconnect is refused with 401.
+ * stream ends at once, on every instance; the reconnect is refused with 401. A stream also ends
+ * after `SSE_MAX_STREAM_SECONDS` (±10 %), and a user's oldest stream on this instance ends when
+ * they open more than `SSE_MAX_STREAMS_PER_USER`: both after `event: end` (`data.reason`) with a
+ * `retry:`, and the reconnect with the last id loses nothing.
  */
 export function eventsRouter(deps: AppDeps) {
   const { sessions, liveEvents } = deps.services;
@@ -41,7 +44,7 @@ export function eventsRouter(deps: AppDeps) {
       );
       // A normal Response (middleware adds its headers); served straight on the Node response
       // when the backend runs its own HTTP server (services/events/response.ts).
-      return liveEventsResponse(liveEvents, c.get("session"), resumeFrom);
+      return liveEventsResponse(liveEvents, c.get("session"), resumeFrom, deps.config.sse);
     },
   );
 }

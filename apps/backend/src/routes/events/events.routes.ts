@@ -11,7 +11,9 @@ export const streamEvents = createRoute({
     "Read with `fetch` streaming (EventSource cannot send the session header). Frames: `retry: 3000`; then `event: ready` " +
     '(`id:` = resume position, `data: {"last_event_id":"<id>"}`) on a fresh stream, or the replay of every event after ' +
     "`Last-Event-ID`; then `event: task` (`id:` = task event id, `data:` = Task JSON); `: ping` every 15 s; `retry: 1000` " +
-    "before the server closes the stream on shutdown.",
+    "before the server closes the stream on shutdown. After its maximum lifetime (±10 %), or when the user opens more " +
+    'streams than allowed (the oldest ends), the stream ends with `event: end` (`data: {"reason":"max_lifetime"}` or ' +
+    '`{"reason":"too_many_streams"}`) and a `retry:`; reconnect with the last id seen.',
   request: {
     headers: z.object({ "last-event-id": z.string().optional() }),
     query: z.object({

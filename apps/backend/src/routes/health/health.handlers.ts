@@ -1,9 +1,10 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../app-env.ts";
 import type { AppDeps } from "../../deps.ts";
+import { requireMetricsToken } from "../../middleware/metrics-token.ts";
 import { healthz, metrics as metricsRoute, readyz } from "./health.routes.ts";
 
-export function healthRouter({ database, lifecycle, metrics }: AppDeps) {
+export function healthRouter({ config, database, lifecycle, metrics }: AppDeps) {
   return new OpenAPIHono<AppEnv>()
     .openapi(healthz, (c) => c.json({ status: "ok" as const }, 200))
     .openapi(readyz, async (c) => {
@@ -21,7 +22,7 @@ export function healthRouter({ database, lifecycle, metrics }: AppDeps) {
         ? c.json({ status: "ready" as const, ...body }, 200)
         : c.json({ status: "not_ready" as const, ...body }, 503);
     })
-    .openapi(metricsRoute, async (c) =>
+    .openapi({ ...metricsRoute, middleware: requireMetricsToken(config.metricsToken) }, async (c) =>
       c.text(await metrics.registry.metrics(), 200, {
         "Content-Type": metrics.registry.contentType,
       }),

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { errorBody } from "../shared-schemas.ts";
 
 const tags = ["Health"];
 
@@ -39,10 +40,16 @@ export const metrics = createRoute({
   tags,
   summary:
     "Prometheus metrics: requests, webhook outcomes, refreshes, mints, polls, SSE clients, queue depth",
+  description:
+    "Public unless `METRICS_TOKEN` is set; then it needs `Authorization: Bearer <METRICS_TOKEN>`.",
   responses: {
     200: {
       description: "Prometheus text exposition format",
       content: { "text/plain": { schema: z.string() } },
+    },
+    401: {
+      description: "`unauthenticated`: `METRICS_TOKEN` is set and the bearer is missing or wrong",
+      content: { "application/json": { schema: errorBody } },
     },
   },
 });

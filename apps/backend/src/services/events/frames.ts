@@ -22,5 +22,16 @@ export function retryFrame(ms: number): Uint8Array {
   return encoder.encode(`retry: ${ms}\n\n`);
 }
 
+/** Why the server ends a stream on purpose; the client reconnects with Last-Event-ID either way. */
+export type EndReason = "max_lifetime" | "too_many_streams";
+
+/**
+ * The last frame of a stream the server ends on purpose: says why, and when to come back.
+ * Named, so `onmessage` listeners ignore it. No `id:`: the resume position stays the last event.
+ */
+export function endFrame(reason: EndReason, retryMs: number): Uint8Array {
+  return encoder.encode(`event: end\ndata: ${JSON.stringify({ reason })}\nretry: ${retryMs}\n\n`);
+}
+
 /** A comment line: keeps proxies and the client's idle timer from closing a quiet stream. */
 export const PING_FRAME = encoder.encode(": ping\n\n");

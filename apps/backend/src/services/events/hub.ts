@@ -2,12 +2,14 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Database } from "../../db/client.ts";
 import { taskEvents } from "../../db/schema/index.ts";
+import { type Clock, systemClock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
 import { queryRows } from "../tasks/store.ts";
 import { SESSIONS_REVOKED_CHANNEL } from "../sessions.ts";
 import { TASK_EVENTS_CHANNEL } from "./append.ts";
-import { PING_FRAME, readyFrame, retryFrame, taskFrame } from "./frames.ts";
+import { endFrame, PING_FRAME, readyFrame, retryFrame, taskFrame } from "./frames.ts";
+import { jitteredLifetime, type StreamLimits } from "./limits.ts";
 
 /**
  * Where a stream's frames go: the Node response itself when the backend serves HTTP (see
@@ -28,6 +30,8 @@ interface Sink {
   readonly userId: number;
   /** The session that opened it: the stream ends when that session is revoked. */
   readonly sessionId: string | undefined;
+  /** Clock time at which the heartbeat ends it (its jittered maximum lifetime). */
+  readonly endsAt: number;
   /** Null until a transport claims the stream; frames wait in `unclaimed` meanwhile. */
   target: StreamTarget | null;
   unclaimed: Uint8Array[] | null;
@@ -35,7 +39,7 @@ interface Sink {
   lastId: number;
   /** Live events held back while the stream replays from the database; null once live. */
   pending: { id: number; frame: Uint8Array }[] | null;
-  /** Closed by the hub (backlog, shutdown) or the client; `failure` when the attach failed. */
+  /** Closed by the hub (backlog, lifetime, limit, stop) or the client; `failure` if attach failed. */
   closed: boolean;
   failure?: unknown;
 }
@@ -81,22 +85,43 @@ export interface HubOptions {
   catchUpMs?: number;
   /** `retry:` hint (ms) sent to clients. */
   retryMs?: number;
+  /** Reads stream deadlines (lifetimes); tests move it by hand. */
+  clock?: Clock;
+  /** Spreads lifetimes (jitter); tests pin it. */
+  random?: () => number;
+}
+
+/** How {@link EventHub.open} starts a stream. */
+export interface OpenOptions {
+  /** Replays `id > lastEventId` first; without it the stream starts live. */
+  lastEventId?: number;
+  /** The session that opened it: the stream ends when that session is revoked. */
+  sessionId?: string;
+  limits: StreamLimits;
 }
 
 const PAGE = 500;
 const REPLAY_PAGE = 200;
 // A stream this far behind (queued frames) is closed; the client reconnects and replays.
 const MAX_QUEUED_FRAMES = 1_000;
+// An evicted client that is still alive waits longer before it comes back: with one stream too
+// many, live clients then take turns every 30 s instead of evicting each other every 3 s.
+const EVICTED_RETRY_MS = 30_000;
 
 /**
  * Live task events for this instance's connected clients (DESIGN "A music task's life" step 6).
  * One LISTEN per instance; on a notification (coalesced: one read in flight, and one more if
  * anything arrived meanwhile) it reads task_events past its cursor and dispatches each row by
  * user id to the streams in memory. No per-stream timers and no per-stream queries once live:
- * one shared heartbeat, one shared catch-up read.
+ * one shared heartbeat (which also ends streams past their lifetime), one shared catch-up read.
  */
 export function createEventHub(options: HubOptions) {
   const { database, metrics, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const retryMs = options.retryMs ?? 3_000;
+  const expiredFrame = endFrame("max_lifetime", retryMs);
+  const evictedFrame = endFrame("too_many_streams", EVICTED_RETRY_MS);
   const db = database.db;
   const byUser = new Map<number, Set<Sink>>();
   let cursor = 0;
@@ -234,6 +259,20 @@ export function createEventHub(options: HubOptions) {
     for (const event of held) deliver(sink, event.id, event.frame);
   }
 
+  /** Ends the user's oldest streams until at most `keep` remain (a Set keeps insertion order). */
+  function endOldest(userId: number, keep: number): void {
+    const sinks = [...(byUser.get(userId) ?? [])];
+    for (const sink of sinks.slice(0, Math.max(0, sinks.length - keep))) end(sink, evictedFrame);
+  }
+
+  /** Ends streams past their lifetime; run by the heartbeat, so at most one heartbeat late. */
+  function endExpired(): void {
+    const now = clock.now();
+    // Deleting the entry being visited is safe while iterating a Map or a Set.
+    for (const sinks of byUser.values())
+      for (const sink of sinks) if (now >= sink.endsAt) end(sink, expiredFrame);
+  }
+
   /** Ends the streams of a revoked session (`<userId>:<sessionId>`, or `<userId>:*`). */
   function endRevoked(payload: string): void {
     const colon = payload.indexOf(":");
@@ -257,6 +296,7 @@ export function createEventHub(options: HubOptions) {
       await database.listen(SESSIONS_REVOKED_CHANNEL, endRevoked),
     ];
     const heartbeat = setInterval(() => {
+      endExpired();
       for (const sinks of byUser.values())
         for (const sink of sinks) if (!sink.pending) write(sink, PING_FRAME);
     }, options.heartbeatMs ?? 15_000);
@@ -283,12 +323,16 @@ export function createEventHub(options: HubOptions) {
      * Opens a stream for `userId`. Without `lastEventId` it starts live with a `ready` frame
      * naming the resume position; with one it replays `id > lastEventId` from the database first,
      * holding live events back and deduping them by id. It is attached at once, so nothing that
-     * happens from now on is missed; frames wait until a transport claims the stream.
+     * happens from now on is missed; frames wait until a transport claims the stream. Attaching
+     * one stream more than `limits.maxPerUser` ends the user's oldest; the heartbeat ends it after
+     * its lifetime. Both send an `end` event and a `retry:` first.
      */
-    open(userId: number, lastEventId?: number, sessionId?: string): LiveStream {
+    open(userId: number, stream: OpenOptions): LiveStream {
+      const { lastEventId, sessionId, limits } = stream;
       const sink: Sink = {
         userId,
         sessionId,
+        endsAt: clock.now() + jitteredLifetime(limits.maxLifetimeMs, random),
         target: null,
         unclaimed: [],
         lastId: lastEventId ?? cursor,
@@ -307,12 +351,13 @@ export function createEventHub(options: HubOptions) {
       const attached = start()
         .then(async () => {
           if (sink.closed) return;
+          endOldest(userId, limits.maxPerUser - 1);
           let sinks = byUser.get(userId);
           if (!sinks) byUser.set(userId, (sinks = new Set()));
           sinks.add(sink);
           count += 1;
           metrics.sseClients.inc();
-          write(sink, retryFrame(options.retryMs ?? 3_000));
+          write(sink, retryFrame(retryMs));
           if (lastEventId === undefined) {
             sink.lastId = Math.max(sink.lastId, cursor);
             write(sink, readyFrame(cursor));
@@ -349,9 +394,9 @@ export function createEventHub(options: HubOptions) {
     async attach(
       userId: number,
       controller: ReadableStreamDefaultController<Uint8Array>,
-      lastEventId?: number,
+      stream: OpenOptions,
     ): Promise<LiveStream> {
-      const live = hub.open(userId, lastEventId);
+      const live = hub.open(userId, stream);
       live.claim(controllerTarget(controller));
       await live.attached;
       return live;
@@ -359,6 +404,9 @@ export function createEventHub(options: HubOptions) {
 
     /** Reads new events now (tests; also what a notification triggers). */
     poke: readNew,
+
+    /** Ends streams past their lifetime now (tests; also what each heartbeat does). */
+    endExpired,
 
     /** Connected streams on this instance. */
     get size() {

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { controllerTarget, type EventHub, type LiveStream } from "./hub.ts";
+import type { StreamLimits } from "./limits.ts";
 
 /**
  * The HTTP side of live events. The route answers with a normal `Response` (so every middleware
@@ -22,14 +23,15 @@ const streams = new WeakMap<ReadableStream<Uint8Array>, LiveStream>();
 
 /**
  * A live-event `Response` for the session's user; the stream is attached to the hub at once and
- * ends when the session is revoked.
+ * ends when the session is revoked, after its lifetime, or when the user opens one too many.
  */
 export function liveEventsResponse(
   hub: Pick<EventHub, "open">,
   session: { userId: number; sessionId: string },
   lastEventId: number | undefined,
+  limits: StreamLimits,
 ): Response {
-  const live = hub.open(session.userId, lastEventId, session.sessionId);
+  const live = hub.open(session.userId, { lastEventId, sessionId: session.sessionId, limits });
   const body = new ReadableStream<Uint8Array>(
     {
       pull(controller) {

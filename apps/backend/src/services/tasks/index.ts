@@ -14,7 +14,7 @@ import { createTaskService } from "./service.ts";
  */
 export function createTaskServices(base: BaseDeps, credentials: CredentialServices) {
   const runtime = createTaskRuntime({ ...base, ...credentials });
-  const taskQueue = createTaskQueue(runtime);
+  const taskQueue = createTaskQueue(runtime, { staleSubmitMs: base.config.tasks.staleSubmitMs });
   runtime.onFreed((account) => {
     taskQueue.kick(account);
   });

@@ -152,6 +152,25 @@ describe("reading the event stream", () => {
     });
     expect(waits).toEqual([100, 200, 400]);
   });
+
+  it("waits the retry a server sends on its own before ending the stream (a shutdown)", async () => {
+    const controller = new AbortController();
+    const waits: number[] = [];
+    await readEventStream({
+      request,
+      fetch: () => Promise.resolve(streamOf(": shutting down\nretry: 1000\n\n")),
+      lastEventId: null,
+      signal: controller.signal,
+      onEvent: () => undefined,
+      delayMs: 3_000,
+      sleep: (ms) => {
+        waits.push(ms);
+        controller.abort();
+        return Promise.resolve();
+      },
+    });
+    expect(waits).toEqual([1_000]);
+  });
 });
 
 describe("the resume position", () => {

@@ -141,7 +141,9 @@ export async function readEventStream(options: StreamOptions): Promise<void> {
         }
       }
       options.onStatus?.({ connected: false });
-      wait = delay;
+      // A `retry:` applies at once, dispatched or not: a server ending the stream on purpose
+      // (shutdown, stream lifetime) sends one on its own to say when to come back.
+      wait = parser.retryMs ?? delay;
     } catch (error) {
       if (aborted(options.signal)) return;
       options.onStatus?.({ connected: false, error });
