@@ -296,17 +296,17 @@ function intakeSection(
                 ? `${fmt(openP99 / 20)}× the limit`
                 : "the offered rate was not kept up",
               why:
-                "Far below saturation the answer still waits for a whole shared transaction: begin, lock, insert, " +
-                "update, append and announce, commit. " +
+                "Far below saturation a delivery still waits for the task lookup (one query on a task's " +
+                "first event, ~1 ms) and for a whole shared transaction (begin, lock, insert, update, append " +
+                "and announce, commit), and for the batch before it when it arrives mid-commit. " +
                 (driver === "pg"
-                  ? "That is six round trips to the database after the task lookup, each costing a wake-up of the " +
-                    "other process on a 2-core machine shared with the load generator"
-                  : "PGlite runs those statements one after another on the backend's own thread, between HTTP " +
-                    "requests") +
-                " (measured here on Postgres: p50 ≈ 10 ms at 50 events/s). An event that arrives while a batch " +
-                "commits waits for it too. Sending the task UPDATE and the event INSERT as one statement (one " +
-                "round trip fewer) was tried and showed no change beyond noise: CPU, shared by the backend, " +
-                "Postgres and the load generator, is the limit here.",
+                  ? "A trace of this path here (2026-11-22, 840 events/s offered) put each of the six statements " +
+                    "at ~0.5 ms median but ~3 ms at p99, when the backend's one thread is busy with HTTP and " +
+                    "Postgres and the load generator share the 2 cores. Changes that moved nothing beyond noise: " +
+                    "two extra round trips per batch, 4 transactions in flight instead of 2, taking the batch " +
+                    "without waiting one event-loop turn. The tail follows CPU contention, not round trips."
+                  : "PGlite runs those statements on the backend's own thread, between HTTP requests, so SQL " +
+                    "time and HTTP handling add up on one core."),
             }),
       }),
       figure(`${name}: latency p99 at saturation (closed loop)`, p99, "ms", {
@@ -322,10 +322,10 @@ function intakeSection(
           `(${fmt(share * 100)} % of that), ×${fmt(rate / refRate)} the database's own one-transaction-per-event ` +
           `limit (${fmt(refRate)}/s, p99 ${fmt(refP99)} ms). ` +
           (driver === "pg"
-            ? "Each shared transaction is 6 round trips (begin; lock the tasks; insert the events; update the " +
-              "tasks; append and announce the task events; commit). Postgres executes each statement in well " +
-              "under a millisecond, but on this 2-core machine, shared with other work, every round trip also " +
-              "waits for a CPU on both sides, so a batch takes tens of ms and deliveries queue behind it."
+            ? "The backend process is the bottleneck: a CPU profile at saturation (2026-11-22) had it at " +
+              "~87 % of one core, ~28 % of that in socket writes to Postgres and ~8 % in writing HTTP " +
+              "answers; two extra round trips per batch did not change throughput. The p99 is the tail of " +
+              "deliveries that arrive while a batch commits and wait for the next one."
             : "PGlite runs every statement on the backend's own thread, one at a time, between HTTP requests: " +
               "HTTP parsing, verification and SQL share one core."),
       }),

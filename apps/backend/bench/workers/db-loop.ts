@@ -36,6 +36,9 @@ export interface DbLoopResult {
 async function open(target: DbLoopRequest["target"], concurrency: number) {
   if ("url" in target) {
     const pool = new pg.Pool({ connectionString: target.url, max: concurrency });
+    // The suite drops this database (WITH FORCE) right after the run: a connection still closing
+    // then reports "terminating connection", which must not end this worker.
+    pool.on("error", () => undefined);
     const db = drizzle(pool, { schema, casing: "snake_case" }) as unknown as AppDatabase;
     return { db, close: () => pool.end() };
   }
