@@ -21,9 +21,9 @@ export interface SessionSummary {
 const RENEW_AFTER_MS = 60_000;
 
 /**
- * NOTIFY channel announcing revoked sessions to every instance, payload `<userId>:<sessionId>`
- * (`<userId>:*` for all of a user's): open live-event streams of those sessions end at once
- * (services/events/hub.ts) instead of running on until they reconnect.
+ * NOTIFY channel announcing revoked sessions to every instance, payload `<userId>:<sessionId>`:
+ * open live-event streams of that session end at once (services/events/hub.ts) instead of
+ * running on until they reconnect.
  */
 export const SESSIONS_REVOKED_CHANNEL = "overture_sessions_revoked";
 
@@ -120,15 +120,6 @@ export function createSessionService({
       if (revoked.length === 0) return false;
       await announceRevoked(`${userId}:${sessionId}`);
       return true;
-    },
-
-    /** Revokes every session of a user (their platform authorization was revoked). */
-    async revokeAll(userId: number): Promise<void> {
-      await db
-        .update(sessions)
-        .set({ revokedAt: new Date(clock.now()) })
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-      await announceRevoked(`${userId}:*`);
     },
   };
 }

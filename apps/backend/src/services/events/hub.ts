@@ -10,20 +10,7 @@ import { SESSIONS_REVOKED_CHANNEL } from "../sessions.ts";
 import { TASK_EVENTS_CHANNEL } from "./append.ts";
 import { endFrame, PING_FRAME, readyFrame, retryFrame, taskFrame } from "./frames.ts";
 import { jitteredLifetime, type StreamLimits } from "./limits.ts";
-
-/**
- * Where a stream's frames go: the Node response itself when the backend serves HTTP (see
- * response.ts: no Web stream, ~9 KB less per connection), or a Web stream's controller for
- * in-process requests (`app.request` in tests).
- */
-export interface StreamTarget {
-  write(frame: Uint8Array): void;
-  /** More unsent data than a healthy client leaves behind: the stream is closed. */
-  backlogged(): boolean;
-  close(): void;
-  /** Ends the stream with an error (the attach failed). */
-  fail(error: unknown): void;
-}
+import { controllerTarget, MAX_QUEUED_FRAMES, type StreamTarget } from "./stream-target.ts";
 
 /** One connected live-event stream. Kept small: a benchmark holds 10,000 of them. */
 interface Sink {
@@ -54,28 +41,6 @@ export interface LiveStream {
   readonly attached: Promise<void>;
 }
 
-/** A Web stream's controller as a target (`MAX_QUEUED_FRAMES` queued frames at most). */
-export function controllerTarget(
-  controller: ReadableStreamDefaultController<Uint8Array>,
-): StreamTarget {
-  return {
-    write: (frame) => {
-      controller.enqueue(frame);
-    },
-    backlogged: () => (controller.desiredSize ?? 0) < -MAX_QUEUED_FRAMES,
-    close: () => {
-      controller.close();
-    },
-    fail: (error) => {
-      try {
-        controller.error(error);
-      } catch {
-        // the reader already left
-      }
-    },
-  };
-}
-
 export interface HubOptions {
   database: Database;
   metrics: Metrics;
@@ -102,8 +67,6 @@ export interface OpenOptions {
 
 const PAGE = 500;
 const REPLAY_PAGE = 200;
-// A stream this far behind (queued frames) is closed; the client reconnects and replays.
-const MAX_QUEUED_FRAMES = 1_000;
 // An evicted client that is still alive waits longer before it comes back: with one stream too
 // many, live clients then take turns every 30 s instead of evicting each other every 3 s.
 const EVICTED_RETRY_MS = 30_000;
@@ -273,13 +236,13 @@ export function createEventHub(options: HubOptions) {
       for (const sink of sinks) if (now >= sink.endsAt) end(sink, expiredFrame);
   }
 
-  /** Ends the streams of a revoked session (`<userId>:<sessionId>`, or `<userId>:*`). */
+  /** Ends the streams of a revoked session (`<userId>:<sessionId>`). */
   function endRevoked(payload: string): void {
     const colon = payload.indexOf(":");
     const sessionId = payload.slice(colon + 1);
     const sinks = byUser.get(Number(payload.slice(0, colon)));
     for (const sink of [...(sinks ?? [])]) {
-      if (sessionId === "*" || sink.sessionId === sessionId) end(sink);
+      if (sink.sessionId === sessionId) end(sink);
     }
   }
 

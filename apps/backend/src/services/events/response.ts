@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { controllerTarget, type EventHub, type LiveStream } from "./hub.ts";
+import type { EventHub, LiveStream } from "./hub.ts";
+import { controllerTarget } from "./stream-target.ts";
 import type { StreamLimits } from "./limits.ts";
 
 /**
