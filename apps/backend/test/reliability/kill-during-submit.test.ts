@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { childBackend, type ChildBackend } from "../support/child-backend.ts";
 import { createPostgresDatabase, type TestDatabase } from "../support/databases.ts";
 import { describePg } from "../support/drivers.ts";
+import { leakedIn, secretValues } from "../support/leaks.ts";
 import { platformFinished } from "../support/ledger.ts";
 import {
   freePort,
@@ -29,17 +30,15 @@ describePg(
     let child: ChildBackend;
     let client: ReturnType<typeof liveClient>;
     let session: string;
+    let env: Record<string, string>;
+    /** Every secret seen in the run: the child's logs must hold none of them. */
+    const secrets = new Map<string, string>();
     beforeAll(async () => {
       database = await createPostgresDatabase();
       const port = await freePort();
       emu = await startLiveEmulator(`http://127.0.0.1:${port}`, { timing: SPREAD_TIMING });
       // Short, so the restarted instance's first queue round finds the orphan.
-      const env = liveEnv(
-        port,
-        emu.url,
-        { url: database.url ?? "" },
-        { TASK_STALE_SUBMIT_SECONDS: "2" },
-      );
+      env = liveEnv(port, emu.url, { url: database.url ?? "" }, { TASK_STALE_SUBMIT_SECONDS: "2" });
       child = childBackend(env);
       await child.start();
       client = liveClient(child.url);
@@ -47,6 +46,8 @@ describePg(
       await client.prepareTasks(session, emu);
     });
     afterAll(async () => {
+      secretValues(emu.control, env, secrets);
+      expect(leakedIn(child.lines, secrets)).toEqual([]);
       await child.stop();
       await emu.close();
       await database.drop();
@@ -74,6 +75,7 @@ describePg(
         15_000,
       );
       const taskId = (await rows()).find((row) => row.status === "submitting")?.id ?? "";
+      secretValues(emu.control, env, secrets);
       await child.kill("SIGKILL");
       expect(await answered).toBe("connection lost");
       emu.control.faults.releaseHangs();

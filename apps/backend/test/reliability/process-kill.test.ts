@@ -8,6 +8,7 @@ import type { TaskJson } from "../../src/services/tasks/task-json.ts";
 import { childBackend, type ChildBackend } from "../support/child-backend.ts";
 import { createPostgresDatabase, type TestDatabase } from "../support/databases.ts";
 import { describePg } from "../support/drivers.ts";
+import { leakedIn, secretValues } from "../support/leaks.ts";
 import {
   backwardMoves,
   deliveriesPending,
@@ -27,10 +28,20 @@ import {
 } from "../support/live.ts";
 
 const TASKS = 30;
+// Every kind of secret the scan must have looked for (so it cannot pass by looking for nothing).
+const SCANNED_KINDS = [
+  "webhook secret",
+  "platform API token",
+  "client secret",
+  "access_token",
+  "refresh_token",
+  "encryption key",
+];
 
 interface Scenario {
   emu: RunningEmulator;
   child: ChildBackend;
+  env: Record<string, string>;
 }
 
 /**
@@ -38,7 +49,7 @@ interface Scenario {
  * graceful shutdown: in-flight requests and commits die with it), starts it again and waits for
  * the platform's retries. Returns the tasks and their platform ids.
  */
-async function killMidLoad({ emu, child }: Scenario) {
+async function killMidLoad({ emu, child, env }: Scenario) {
   const client = liveClient(child.url);
   const session = await client.signIn();
   await client.prepareTasks(session, emu);
@@ -48,6 +59,7 @@ async function killMidLoad({ emu, child }: Scenario) {
   await sleep(3_000);
 
   const before = emu.control.listDeliveries().length;
+  const secrets = secretValues(emu.control, env);
   await child.kill("SIGKILL");
   const killedAt = Date.now();
   await sleep(2_000);
@@ -62,7 +74,9 @@ async function killMidLoad({ emu, child }: Scenario) {
     75_000,
   );
   const tasks = await client.listTasks(session);
+  secretValues(emu.control, env, secrets);
   return {
+    secrets,
     created,
     platformIds,
     tasks,
@@ -72,7 +86,7 @@ async function killMidLoad({ emu, child }: Scenario) {
 
 async function expectNothingLost(
   title: string,
-  { emu }: Scenario,
+  { emu, child }: Scenario,
   db: Database,
   run: Awaited<ReturnType<typeof killMidLoad>>,
 ) {
@@ -91,6 +105,9 @@ async function expectNothingLost(
       run.created.map((t) => t.id),
     ),
   ).toEqual([]);
+  // Nor did any secret reach the child's logs, across both of its lives.
+  expect(new Set(run.secrets.values())).toEqual(new Set(SCANNED_KINDS));
+  expect(leakedIn(child.lines, run.secrets)).toEqual([]);
 }
 
 describePg("the backend process SIGKILLed mid-load and restarted [pg, child process]", () => {
@@ -100,11 +117,9 @@ describePg("the backend process SIGKILLed mid-load and restarted [pg, child proc
     database = await createPostgresDatabase();
     const port = await freePort();
     const emu = await startLiveEmulator(`http://127.0.0.1:${port}`, { timing: SPREAD_TIMING });
-    const child = childBackend(
-      liveEnv(port, emu.url, { url: database.url ?? "" }, { LOG_LEVEL: "info" }),
-    );
-    scenario = { emu, child };
-    await child.start();
+    const env = liveEnv(port, emu.url, { url: database.url ?? "" }, { LOG_LEVEL: "info" });
+    scenario = { emu, child: childBackend(env), env };
+    await scenario.child.start();
   });
   afterAll(async () => {
     await scenario.child.stop();
@@ -125,11 +140,9 @@ describe("the backend process SIGKILLed mid-load and restarted [pglite data fold
     dataDir = mkdtempSync(join(tmpdir(), "overture-kill-"));
     const port = await freePort();
     const emu = await startLiveEmulator(`http://127.0.0.1:${port}`, { timing: SPREAD_TIMING });
-    const child = childBackend(
-      liveEnv(port, emu.url, { dataDir: join(dataDir, "pglite") }, { LOG_LEVEL: "info" }),
-    );
-    scenario = { emu, child };
-    await child.start();
+    const env = liveEnv(port, emu.url, { dataDir: join(dataDir, "pglite") }, { LOG_LEVEL: "info" });
+    scenario = { emu, child: childBackend(env), env };
+    await scenario.child.start();
   });
   afterAll(async () => {
     await scenario.child.stop();

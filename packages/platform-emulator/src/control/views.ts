@@ -1,5 +1,5 @@
 import type { EmulatorContext } from "../context.ts";
-import type { TaskRecord } from "../state/types.ts";
+import type { BearerRecord, TaskRecord } from "../state/types.ts";
 import { recordView } from "../tasks/views.ts";
 import type { DeliveryRecord } from "../webhooks/types.ts";
 
@@ -48,7 +48,22 @@ export function consoleSnapshot(ctx: EmulatorContext) {
       revoked_at: g.revokedAt ?? null,
       revoked_reason: g.revokedReason ?? null,
     })),
+    /** The OAuth tokens held (expired ones too; a rotated-away refresh token is gone): a client's tests can scan their logs for them. */
+    oauth_tokens: [
+      ...[...state.accessTokens.values()].map((t) => bearerView("access_token", t)),
+      ...[...state.refreshTokens.values()].map((t) => bearerView("refresh_token", t)),
+    ],
     clock: { now: ctx.clock.now(), scale: ctx.clock.scale, mode: ctx.clock.mode },
+  };
+}
+
+function bearerView(kind: "access_token" | "refresh_token", t: BearerRecord) {
+  return {
+    kind,
+    token: t.token,
+    grant_id: t.grantId,
+    expires_at: t.expiresAt,
+    rotated_at: t.rotatedAt ?? null,
   };
 }
 export type ConsoleSnapshot = ReturnType<typeof consoleSnapshot>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { eventOf } from "../helpers/capture.ts";
 import { bearer, CLIENT, DEMO_TOKEN, json, manualEmulator } from "../helpers/emulator.ts";
-import { signIn } from "../helpers/oauth.ts";
+import { signIn, tokenRequest, type Tokens } from "../helpers/oauth.ts";
 import { getTask, submit, submitId } from "../helpers/tasks.ts";
 import { webhookEmulator } from "../helpers/webhooks.ts";
 
@@ -70,6 +70,28 @@ describe("control plane over HTTP (/__emulator/)", () => {
     const emu = manualEmulator();
     await call(emu, "PUT", "/accounts/demo/quota", { quota: 0 });
     expect((await submit(emu)).status).toBe(429);
+  });
+
+  it("lists the OAuth tokens it holds in the snapshot; a refresh token rotated away is gone", async () => {
+    const emu = manualEmulator();
+    const first = await signIn(emu);
+    const refreshed = await tokenRequest(emu, {
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token,
+      client_id: CLIENT.id,
+      client_secret: CLIENT.secret,
+    });
+    const second = await json<Tokens>(refreshed);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    const listed = emu.control.snapshot().oauth_tokens;
+    expect(new Set(listed.map((t) => t.token))).toEqual(
+      new Set([first.access_token, second.access_token, second.refresh_token]),
+    );
+    expect(listed.map((t) => t.kind).sort()).toEqual([
+      "access_token",
+      "access_token",
+      "refresh_token",
+    ]);
   });
 
   it("revokes an authorization", async () => {
