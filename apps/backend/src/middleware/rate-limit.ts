@@ -3,14 +3,15 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { messagePage, wantsHtml } from "../lib/html-page.ts";
 import type { AppEnv } from "../app-env.ts";
-import type { Clock } from "../lib/clock.ts";
 
 export interface RateLimitOptions {
+  /** Names the bucket family: each limited endpoint counts on its own. */
+  name: string;
   /** Requests allowed in a burst. */
   burst: number;
   /** Sustained rate: tokens added per minute. */
   perMinute: number;
-  clock: Clock;
+  store: RateLimitStore;
   /**
    * Read the client address from the first `X-Forwarded-For` entry. Only behind a proxy that
    * sets it: otherwise any client picks its own address and escapes the limit.
@@ -18,49 +19,33 @@ export interface RateLimitOptions {
   trustForwardedFor?: boolean;
 }
 
-interface Bucket {
-  tokens: number;
-  at: number;
+/** Spends one token of a bucket (services/rate-limits.ts keeps them in the database). */
+export interface RateLimitStore {
+  take(
+    key: string,
+    bucket: { burst: number; perMs: number },
+  ): Promise<{ allowed: boolean; tokens: number }>;
 }
 
-// Past this many tracked clients, full (idle) buckets are dropped so memory stays bounded.
-const PRUNE_ABOVE = 10_000;
-
 /**
- * A token bucket per client address for the sign-in endpoints (a burst, then a steady rate).
- * The buckets live in this process: with N instances behind a load balancer a client gets up to
- * N times the limit. That is enough against a runaway client or casual guessing (codes and
- * `state` are 256-bit random anyway); a global limit belongs in the load balancer.
+ * A token bucket per client address and endpoint for the sign-in endpoints (a burst, then a
+ * steady rate). The buckets are shared by every instance through the store, so N instances
+ * behind a load balancer still allow one limit, not N.
  */
 export function rateLimit(options: RateLimitOptions) {
-  const { burst, perMinute, clock } = options;
+  const { burst, perMinute, store } = options;
   const perMs = perMinute / 60_000;
-  const buckets = new Map<string, Bucket>();
-
-  function prune(now: number): void {
-    if (buckets.size <= PRUNE_ABOVE) return;
-    for (const [key, bucket] of buckets) {
-      if (bucket.tokens + (now - bucket.at) * perMs >= burst) buckets.delete(key);
-    }
-  }
 
   return createMiddleware<AppEnv>(async function rateLimitMiddleware(c, next) {
-    const now = clock.now();
-    const key = clientAddress(c, options.trustForwardedFor ?? false);
-    const previous = buckets.get(key);
-    const tokens = previous
-      ? Math.min(burst, previous.tokens + (now - previous.at) * perMs)
-      : burst;
-    if (tokens < 1) {
-      buckets.set(key, { tokens, at: now });
+    const key = `${options.name}:${clientAddress(c, options.trustForwardedFor ?? false)}`;
+    const { allowed, tokens } = await store.take(key, { burst, perMs });
+    if (!allowed) {
       const retryAfter = Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
       c.header("Retry-After", String(retryAfter));
       const message = `Too many sign-in requests from this address; try again in ${retryAfter} s.`;
       if (wantsHtml(c)) return c.html(messagePage("Slow down", message), 429);
       return c.json({ error: "rate_limited", message, retry_after_seconds: retryAfter }, 429);
     }
-    buckets.set(key, { tokens: tokens - 1, at: now });
-    prune(now);
     await next();
   });
 }

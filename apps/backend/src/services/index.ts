@@ -2,6 +2,7 @@ import type { BaseDeps } from "../deps.ts";
 import { createAccessTokenCatalog } from "./access-tokens.ts";
 import { createGrantService } from "./grants.ts";
 import { createProxyTokenService } from "./proxy-tokens.ts";
+import { createRateLimitStore } from "./rate-limits.ts";
 import { createResealer } from "./reseal.ts";
 import { createSelectionService } from "./selections.ts";
 import { createSignInService } from "./sign-in.ts";
@@ -30,6 +31,7 @@ export function createServices(base: BaseDeps) {
     selections,
     webhookSecrets,
     signIn,
+    rateLimits: createRateLimitStore(base),
     ...taskServices,
     // A worker (start/stop): re-seals values of retired encryption keys.
     resealer: createResealer(base),

@@ -1,4 +1,13 @@
-import { bigint, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { users } from "./users.ts";
 
 /**
@@ -41,3 +50,15 @@ export const sessions = pgTable(
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
+
+/**
+ * Token buckets of the sign-in rate limits, shared by every instance. The key is a SHA-256 of
+ * the endpoint and the client address: addresses themselves are not stored.
+ */
+export const rateLimits = pgTable("rate_limits", {
+  keyHash: text("key_hash").primaryKey(),
+  tokens: doublePrecision("tokens").notNull(),
+  /** Whether the last request was let through (set by the same statement that spends a token). */
+  allowed: boolean("allowed").notNull(),
+  at: timestamp("at", { withTimezone: true }).notNull(),
+});

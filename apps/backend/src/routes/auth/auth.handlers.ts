@@ -29,12 +29,22 @@ function resultUrl(redirectUri: string, params: Record<string, string>): string 
 }
 
 export function authRouter(deps: AppDeps) {
-  const { config, clock, logger } = deps;
+  const { config, logger } = deps;
   const { signIn, sessions } = deps.services;
-  // 20 per minute with bursts of 10, per client address, per endpoint (see rate-limit.ts).
-  const limited = () =>
-    rateLimit({ burst: 10, perMinute: 20, clock, trustForwardedFor: deps.config.trustProxy });
-  const [startLimit, callbackLimit, tokenLimit] = [limited(), limited(), limited()];
+  // 20 per minute with bursts of 10, per client address, per endpoint, across all instances.
+  const limited = (name: string) =>
+    rateLimit({
+      name,
+      burst: 10,
+      perMinute: 20,
+      store: deps.services.rateLimits,
+      trustForwardedFor: config.trustProxy,
+    });
+  const [startLimit, callbackLimit, tokenLimit] = [
+    limited("auth-start"),
+    limited("oauth-callback"),
+    limited("auth-token"),
+  ];
   const session = requireSession(sessions);
 
   const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
