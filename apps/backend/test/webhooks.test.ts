@@ -56,7 +56,13 @@ describeEachDriver("webhook intake", (driver) => {
   async function deliver(
     url: string,
     body: string,
-    options: { secret?: string; timestamp?: number; headers?: Record<string, string> } = {},
+    options: {
+      secret?: string;
+      timestamp?: number;
+      headers?: Record<string, string>;
+      /** The instance to deliver to (default: the first). */
+      to?: Pick<TestBackend, "app">;
+    } = {},
   ) {
     const signature = await signWebhook({
       secret: options.secret ?? secret,
@@ -64,7 +70,7 @@ describeEachDriver("webhook intake", (driver) => {
       body,
       ...(options.timestamp ? { timestamp: options.timestamp } : { now: () => t.clock.now() }),
     });
-    return t.app.request(url, {
+    return (options.to ?? t).app.request(url, {
       method: "POST",
       headers: { "Content-Type": "application/json", ...signature, ...options.headers },
       body,
@@ -305,6 +311,32 @@ describeEachDriver("webhook intake", (driver) => {
         reason: "WEBHOOK_SIGNATURE_MISMATCH",
         diagnoses: [expect.objectContaining({ code: "FORMER_SECRET_MATCHES" })],
       });
+    });
+
+    it("makes another instance forget a cached secret as soon as the owner clears it", async () => {
+      const other = await t.openSecondInstance();
+      const task = await newTask();
+      // A signed body that is not JSON: 400 while the secret verifies, 401 once it is gone, and
+      // either way nothing is stored, so the probe can repeat.
+      const probe = async () => (await deliver(task.url, "not json", { to: other })).status;
+      expect(await probe()).toBe(400); // the other instance now has the secret cached
+
+      const cleared = await t.request(`/api/namespaces/${user.namespace}/webhook-secret`, {
+        method: "DELETE",
+        session: user.session,
+      });
+      expect(cleared.status).toBe(204);
+      try {
+        // The clock does not move, so the cache never ages out: only the notification can do it.
+        let status = await probe();
+        for (let i = 0; i < 100 && status === 400; i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          status = await probe();
+        }
+        expect(status).toBe(401);
+      } finally {
+        await storeSecret(t, user.session, user.namespace, secret);
+      }
     });
 
     it("refuses deliveries at once after the owner clears the secret, though it was cached", async () => {

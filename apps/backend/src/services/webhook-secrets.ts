@@ -1,9 +1,16 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { webhookSecrets } from "../db/schema/index.ts";
 import type { BaseDeps } from "../deps.ts";
 import { ApiError } from "../lib/errors.ts";
 
 export const WEBHOOK_SECRET_MAX_LENGTH = 512;
+
+/**
+ * NOTIFY channel telling every instance that an account's webhook secret changed, payload
+ * `<userId>:<namespace>`: their webhook intake drops its cached copy at once instead of
+ * verifying with a cleared or replaced secret until its cache entry ages out.
+ */
+export const WEBHOOK_SECRETS_CHANGED_CHANNEL = "overture_webhook_secrets_changed";
 
 export interface WebhookSecretStatus {
   configured: boolean;
@@ -55,10 +62,14 @@ export function createWebhookSecretService({
 
   const previousLive = (until: Date | null) => until !== null && until.getTime() > clock.now();
 
-  // Told after a secret is saved or cleared: this instance's webhook intake drops what it cached.
+  // Told after a secret is saved or cleared: this instance's webhook intake drops what it cached
+  // now, the others when the notification reaches them.
   const changeListeners: ((userId: number, namespace: string) => void)[] = [];
-  const changed = (userId: number, namespace: string) => {
+  const changed = async (userId: number, namespace: string) => {
     for (const listener of changeListeners) listener(userId, namespace);
+    await db.execute(
+      sql`select pg_notify(${WEBHOOK_SECRETS_CHANGED_CHANNEL}, ${`${userId}:${namespace}`})`,
+    );
   };
 
   return {
@@ -99,18 +110,18 @@ export function createWebhookSecretService({
           )
           .where(key(userId, namespace));
       });
-      changed(userId, namespace);
+      await changed(userId, namespace);
     },
 
     /** Forgets the secret (and any previous one): deliveries for this account stop verifying. */
     async clear(userId: number, namespace: string): Promise<void> {
       await db.delete(webhookSecrets).where(key(userId, namespace));
-      changed(userId, namespace);
+      await changed(userId, namespace);
     },
 
     /**
-     * Calls `listener` after this instance saved or cleared a secret. Other instances notice
-     * within their cache lifetime (services/intake/lookup.ts).
+     * Calls `listener` after this instance saved or cleared a secret. Other instances hear of it
+     * on {@link WEBHOOK_SECRETS_CHANGED_CHANNEL} (services/intake/index.ts).
      */
     onChange(listener: (userId: number, namespace: string) => void): void {
       changeListeners.push(listener);

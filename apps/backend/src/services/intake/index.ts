@@ -1,4 +1,6 @@
+import { errorMessage } from "../../lib/error-summary.ts";
 import type { TaskRuntime } from "../tasks/runtime.ts";
+import { WEBHOOK_SECRETS_CHANGED_CHANNEL } from "../webhook-secrets.ts";
 import { applyReports } from "../tasks/apply.ts";
 import { createBatcher } from "./batcher.ts";
 import { createIntake, type Delivery, type IntakeAnswer } from "./intake.ts";
@@ -37,6 +39,23 @@ export function createWebhookIntake(runtime: TaskRuntime) {
   deps.webhookSecrets.onChange((userId, namespace) => {
     lookup.forgetSecrets(userId, namespace);
   });
+  // Changes made on other instances. Subscribed before the first delivery is handled (nothing
+  // is cached before that); a missed notification leaves the cache's own 30 s lifetime.
+  let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+  const listenForChanges = () =>
+    (unlisten ??= deps.database
+      .listen(WEBHOOK_SECRETS_CHANGED_CHANNEL, (payload) => {
+        const colon = payload.indexOf(":");
+        lookup.forgetSecrets(Number(payload.slice(0, colon)), payload.slice(colon + 1));
+      })
+      .catch((error: unknown) => {
+        unlisten = undefined; // try again with the next delivery
+        deps.logger.warn(
+          { err: errorMessage(error) },
+          "could not listen for webhook secret changes",
+        );
+        return undefined;
+      }));
   const intake = createIntake({
     lookup,
     batcher,
@@ -48,7 +67,10 @@ export function createWebhookIntake(runtime: TaskRuntime) {
   });
 
   return {
-    handle: (delivery: Delivery): Promise<IntakeAnswer> => intake.handle(delivery),
+    async handle(delivery: Delivery): Promise<IntakeAnswer> {
+      await listenForChanges();
+      return intake.handle(delivery);
+    },
     /** The owner's recent refused deliveries. */
     listRejections: (userId: number, limit: number, cursor?: number) =>
       rejections.list(userId, limit, cursor),
@@ -58,6 +80,9 @@ export function createWebhookIntake(runtime: TaskRuntime) {
     async stop(): Promise<void> {
       await batcher.drain();
       await rejections.stop();
+      const stopListening = await unlisten;
+      unlisten = undefined;
+      await stopListening?.();
     },
   };
 }
