@@ -34,6 +34,14 @@ function assessRandomness(values: readonly string[], prefix: string) {
   };
 }
 
+/** A sign-in taken through consent, from a fresh client address (so no rate limit is hit). */
+async function completedCallback(t: TestBackend) {
+  const ip = freshIp();
+  const started = await t.startSignIn({ ip });
+  const back = await t.authorize(started.authorizeUrl);
+  return { started, back, ip };
+}
+
 // Randomness does not depend on the database: one driver.
 describe("state, hand-off codes, sessions and webhook keys are unguessable", () => {
   const driver = "pglite";
@@ -42,13 +50,6 @@ describe("state, hand-off codes, sessions and webhook keys are unguessable", () 
     t = await startTestBackend({ driver });
   });
   afterAll(() => t.close());
-
-  async function completedCallback() {
-    const ip = freshIp();
-    const started = await t.startSignIn({ ip });
-    const back = await t.authorize(started.authorizeUrl);
-    return { started, back, ip };
-  }
 
   it.each([
     ["state", "st_"],
@@ -74,7 +75,7 @@ describe("state, hand-off codes, sessions and webhook keys are unguessable", () 
         }
       } else {
         for (let i = 0; i < 40; i += 1) {
-          const { started, back, ip } = await completedCallback();
+          const { started, back, ip } = await completedCallback(t);
           const done = await t.callback(back, { ip });
           const code = new URL(done.headers.get("location") ?? "").searchParams.get("code") ?? "";
           if (kind === "hand-off code") values.push(code);
@@ -105,15 +106,8 @@ describeEachDriver("state, hand-off codes and sessions are single use", (driver)
   });
   afterAll(() => t.close());
 
-  async function completedCallback() {
-    const ip = freshIp();
-    const started = await t.startSignIn({ ip });
-    const back = await t.authorize(started.authorizeUrl);
-    return { started, back, ip };
-  }
-
   it("honours one of ten concurrent callbacks carrying the same state, and refuses the others without a redirect", async () => {
-    const { back } = await completedCallback();
+    const { back } = await completedCallback(t);
     const responses = await Promise.all(Array.from({ length: 10 }, () => t.callback(back)));
     const codes = responses
       .filter((r) => r.status === 302)
@@ -127,7 +121,7 @@ describeEachDriver("state, hand-off codes and sessions are single use", (driver)
   });
 
   it("redeems a hand-off code once among ten concurrent attempts", async () => {
-    const { started, back, ip } = await completedCallback();
+    const { started, back, ip } = await completedCallback(t);
     const done = await t.callback(back, { ip });
     const code = new URL(done.headers.get("location") ?? "").searchParams.get("code") ?? "";
     const responses = await Promise.all(
