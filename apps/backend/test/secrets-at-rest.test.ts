@@ -1,8 +1,7 @@
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
-import { selectRows } from "./support/sql.ts";
+import { dumpDatabase } from "./support/sql.ts";
 
 const WEBHOOK_SECRET = "whsec_at-rest-check-5b1f0c";
 
@@ -32,21 +31,7 @@ describeEachDriver("credentials at rest", (driver) => {
   });
   afterAll(() => t.close());
 
-  async function databaseDump(): Promise<string> {
-    const tables = await selectRows<{ name: string }>(
-      t.database.db,
-      sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
-    );
-    const parts: string[] = [];
-    for (const { name } of tables) {
-      const rows = await selectRows<{ row: string }>(
-        t.database.db,
-        sql`select to_jsonb(x)::text as row from ${sql.identifier(name)} x`,
-      );
-      parts.push(...rows.map((r) => r.row));
-    }
-    return parts.join("\n");
-  }
+  const databaseDump = () => dumpDatabase(t.database.db);
 
   it("collected the raw values to look for (access, refresh and proxy tokens)", () => {
     // Two access tokens, two refresh tokens (rotation) and two proxy tokens at least.
