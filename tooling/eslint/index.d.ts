@@ -11,4 +11,11 @@ export interface OvertureLintOptions {
 
 /** Strict, type-aware flat config shared by every workspace. */
 export declare function overture(options: OvertureLintOptions): Linter.Config[];
+export interface RestrictEnvAccessOptions {
+  /** Globs of files that may still read `process.env` (give each one's reason beside it). */
+  allow?: string[];
+}
+
+/** Forbids `process.env` outside `env.ts` (after create-t3-turbo's `restrictEnvAccess`). */
+export declare function restrictEnvAccess(options?: RestrictEnvAccessOptions): Linter.Config[];
 export default overture;

@@ -10,7 +10,18 @@ import tseslint from "typescript-eslint";
  */
 export function overture({ tsconfigRootDir, ignores = [], browser = false }) {
   return tseslint.config(
-    { ignores: ["dist/**", ".output/**", ".wxt/**", "coverage/**", "node_modules/**", ...ignores] },
+    {
+      ignores: [
+        "dist/**",
+        "dist-next-*/**",
+        "dist-old-*/**",
+        ".output/**",
+        ".wxt/**",
+        "coverage/**",
+        "node_modules/**",
+        ...ignores,
+      ],
+    },
     js.configs.recommended,
     ...tseslint.configs.strictTypeChecked,
     ...tseslint.configs.stylisticTypeChecked,
@@ -45,6 +56,39 @@ export function overture({ tsconfigRootDir, ignores = [], browser = false }) {
     },
     prettier,
   );
+}
+
+const ENV_MESSAGE =
+  "Read the environment only in the app's env.ts (parsed once, with a schema) and pass the values on.";
+
+/**
+ * Env in one place (after create-t3-turbo's `restrictEnvAccess`): `process.env` may be read only
+ * by an `env.ts`, which parses it with a schema and stops with every problem listed. An app adds
+ * this after `overture(...)`; `allow` names files that may still read it, each with its reason in
+ * the app's config (tests and benchmarks that set up the processes they start, say).
+ *
+ * @param {{ allow?: string[] }} [options]
+ */
+export function restrictEnvAccess({ allow = [] } = {}) {
+  return tseslint.config({
+    files: ["**/*.ts", "**/*.tsx", "**/*.js", "**/*.mjs"],
+    ignores: ["**/env.ts", ...allow],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: ENV_MESSAGE },
+      ],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "process", importNames: ["env"], message: ENV_MESSAGE },
+            { name: "node:process", importNames: ["env"], message: ENV_MESSAGE },
+          ],
+        },
+      ],
+    },
+  });
 }
 
 export default overture;
