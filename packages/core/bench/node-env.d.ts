@@ -2,7 +2,7 @@
 // @types/node (src/ must not see Node types); this file is only in bench/tsconfig.json.
 declare module "node:crypto" {
   interface Hmac {
-    update(data: string): Hmac;
+    update(data: string | Uint8Array): Hmac;
     digest(encoding: "hex"): string;
   }
   export function createHmac(algorithm: "sha256", key: string | Uint8Array): Hmac;

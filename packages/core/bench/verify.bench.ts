@@ -54,7 +54,7 @@ const NOW = 1_767_225_600_000;
 const TIMESTAMP = String(NOW - 1_500);
 const TEXT = signingText(TIMESTAMP, canonicalQuery(queryOf(URL_CALLED)), BODY);
 
-const nodeHmac = (secret: string, message: string): string =>
+const nodeHmac = (secret: string, message: string | Uint8Array): string =>
   createHmac("sha256", secret).update(message).digest("hex");
 const SIGNATURE = nodeHmac(SECRET, TEXT);
 const request: VerifyWebhookOptions = {

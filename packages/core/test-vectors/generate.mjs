@@ -18,12 +18,33 @@ const TOLERANCE = 300000;
 const SECRET = "overture-vector-secret";
 const PREVIOUS = "overture-vector-secret-previous";
 const BASE = "https://receiver.example/webhooks/overture";
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const BODY =
   '{"event_id":"evt_01","task_id":"task_01","status":"success","output":{"file_url":"https://files.example/task_01.mp3"},"usage_info":{}}';
 
 // --- independent reference implementation -------------------------------------------------
 
-const hmacHex = (secret, text) => createHmac("sha256", secret).update(text, "utf8").digest("hex");
+// `message` is a Buffer of exact bytes (a raw body may not be UTF-8), or text signed as UTF-8.
+const hmacHex = (secret, message) => createHmac("sha256", secret).update(message).digest("hex");
+
+/** timestamp LF canonical LF body, as bytes (spec 4.9 step 4); `body` is a Buffer. */
+const signingBytes = (ts, canon, body) => Buffer.concat([Buffer.from(`${ts}\n${canon}\n`), body]);
+
+/** What a strict reader makes of the verified bytes: UTF-8 without replacement, then JSON. */
+function bodyReading(body) {
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
+  } catch {
+    return "WEBHOOK_BODY_NOT_UTF8";
+  }
+  try {
+    JSON.parse(text);
+    return "json";
+  } catch {
+    return "WEBHOOK_BODY_NOT_JSON";
+  }
+}
 
 function rawQuery(url) {
   const hash = url.indexOf("#");
@@ -60,7 +81,7 @@ function header(headers, name) {
 }
 
 // A plain restatement of the verification rules, used only to check the hand-written outcomes.
-function referenceVerify({ secrets, url, body, headers, now, tolerance_ms }) {
+function referenceVerify({ secrets, url, bodyBytes, headers, now, tolerance_ms }) {
   const ts = header(headers, "x-sign-timestamp");
   const sig = header(headers, "x-signature");
   if (!ts || !sig) return { ok: false, code: "WEBHOOK_MISSING_HEADER" };
@@ -75,7 +96,7 @@ function referenceVerify({ secrets, url, body, headers, now, tolerance_ms }) {
     ["form-decoded", canonicalForm(url)],
   ]) {
     for (const [i, secret] of secrets.entries()) {
-      if (hmacHex(secret, `${ts}\n${canon}\n${body}`) === sig) {
+      if (hmacHex(secret, signingBytes(ts, canon, bodyBytes)) === sig) {
         return { ok: true, secret_index: i, reading };
       }
     }
@@ -251,10 +272,11 @@ const cases = [
     body: '{"event_id":"evt_03","task_id":"task_03","status":"success","output":{"title":"🎹🎶 night 👩🏽‍🎤"},"usage_info":{}}',
     outcome: ok(),
   }),
-  c("empty-body", "an empty body leaves the third line empty", {
+  c("empty-body", "an empty body leaves the third line empty (valid, but not JSON)", {
     url: `${BASE}?task=task_01`,
     body: "",
     outcome: ok(),
+    reading: "WEBHOOK_BODY_NOT_JSON",
   }),
   c("body-trailing-newline", "a trailing newline is part of the raw body", {
     url: `${BASE}?task=task_01`,
@@ -357,6 +379,38 @@ const cases = [
     edit: rename((name) => name.toUpperCase()),
     outcome: ok(),
   }),
+  c("body-bom-signed-over-bytes", "a body starting with a UTF-8 BOM, signed over its bytes", {
+    url: `${BASE}?task=task_01`,
+    bodyBytes: Buffer.concat([BOM, Buffer.from(BODY)]),
+    outcome: ok(),
+    reading: "json",
+  }),
+  c("body-bom-added-after-signing", "a BOM added in front of a body signed without one", {
+    url: `${BASE}?task=task_01`,
+    bodyBytes: Buffer.concat([BOM, Buffer.from(BODY)]),
+    signer: { bodyBytes: Buffer.from(BODY) },
+    outcome: fail("WEBHOOK_SIGNATURE_MISMATCH"),
+  }),
+  c(
+    "body-invalid-utf8",
+    "a correctly signed body that is not UTF-8 (byte 0xFF): valid, unreadable",
+    {
+      url: `${BASE}?task=task_01`,
+      bodyBytes: Buffer.concat([
+        Buffer.from('{"event_id":"evt_01","task_id":"task_01","status":"succ'),
+        Buffer.from([0xff]),
+        Buffer.from('ss"}'),
+      ]),
+      outcome: ok(),
+      reading: "WEBHOOK_BODY_NOT_UTF8",
+    },
+  ),
+  c("body-not-json", "a correctly signed UTF-8 body that is not JSON: valid, unreadable", {
+    url: `${BASE}?task=task_01`,
+    body: "event_id=evt_01&status=success",
+    outcome: ok(),
+    reading: "WEBHOOK_BODY_NOT_JSON",
+  }),
 ];
 
 function c(id, description, spec) {
@@ -376,17 +430,19 @@ function rename(fn) {
 
 function build(spec) {
   const secrets = spec.secrets ?? [SECRET];
-  const body = spec.body ?? BODY;
+  const bodyBytes = spec.bodyBytes ?? Buffer.from(spec.body ?? BODY);
   const timestamp = String(spec.timestamp ?? NOW - 1500);
   const signer = spec.signer ?? {};
   const signerUrl = signer.url ?? spec.url;
   const signerCanon =
     signer.reading === "form-decoded" ? canonicalForm(signerUrl) : canonicalRaw(signerUrl);
+  const signerBody =
+    signer.bodyBytes ?? (signer.body === undefined ? bodyBytes : Buffer.from(signer.body));
   const signed = {
     "X-Sign-Timestamp": timestamp,
     "X-Signature": hmacHex(
       signer.secret ?? secrets[0],
-      `${timestamp}\n${signerCanon}\n${signer.body ?? body}`,
+      signingBytes(timestamp, signerCanon, signerBody),
     ),
   };
   // `edit` returns the headers as received, e.g. with one removed or altered.
@@ -397,12 +453,16 @@ function build(spec) {
   check(spec.id, "canonical_raw", raw, spec.raw ?? raw);
   check(spec.id, "canonical_form_decoded", form, spec.form ?? spec.raw ?? form);
 
+  // `body` is the text of the bytes, present only when they are UTF-8 (the decoder keeps a BOM
+  // as U+FEFF); `body_base64` always holds the exact bytes.
+  const text = strictText(bodyBytes);
   const vector = {
     id: spec.id,
     description: spec.description,
     secrets,
     url: spec.url,
-    body,
+    ...(text === undefined ? {} : { body: text }),
+    body_base64: bodyBytes.toString("base64"),
     headers,
     now: NOW,
     tolerance_ms: spec.tolerance_ms ?? TOLERANCE,
@@ -411,14 +471,29 @@ function build(spec) {
   const sentTimestamp = header(headers, "x-sign-timestamp");
   if (sentTimestamp !== undefined && /^[0-9]{13}$/.test(sentTimestamp)) {
     const canon = expected.reading === "form-decoded" ? form : raw;
-    expected.signing_text = `${sentTimestamp}\n${canon}\n${body}`;
-    expected.signature = hmacHex(secrets[expected.secret_index ?? 0], expected.signing_text);
+    const message = signingBytes(sentTimestamp, canon, bodyBytes);
+    const messageText = strictText(message);
+    if (messageText !== undefined) expected.signing_text = messageText;
+    expected.signature = hmacHex(secrets[expected.secret_index ?? 0], message);
   }
-  const actual = referenceVerify(vector);
+  if (expected.ok) {
+    expected.body_reading = bodyReading(bodyBytes);
+    check(spec.id, "body_reading", expected.body_reading, spec.reading ?? "json");
+  }
+  const actual = referenceVerify({ ...vector, bodyBytes });
   for (const key of ["ok", "code", "secret_index", "reading", "skew_ms"]) {
     check(spec.id, key, actual[key], spec.outcome[key]);
   }
   return { ...vector, expected };
+}
+
+/** The bytes as text when they are valid UTF-8 (a leading BOM kept as U+FEFF), else undefined. */
+function strictText(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 function check(id, what, actual, wanted) {
@@ -438,7 +513,7 @@ for (const spec of cases) {
 const file = {
   $comment:
     "Webhook signature test vectors for spec 4.8/4.9. Format: README.md in this folder. Generated by generate.mjs with node:crypto, independently of @overture/core; do not edit by hand.",
-  version: 1,
+  version: 2,
   cases: cases.map(build),
 };
 const out = fileURLToPath(new URL("./webhook-signatures.json", import.meta.url));

@@ -22,13 +22,14 @@ describe("submitMusicTask (spec 4.6)", () => {
     expect(request?.url).toBe(`${API_URL}/v1/async/music/generations`);
     expect(request?.headers.get("authorization")).toBe("Bearer proxy-jwt");
     expect(request?.headers.get("content-type")).toMatch(/^multipart\/form-data; boundary=/);
-    expect([...((await request?.formData()) ?? new FormData()).entries()]).toEqual([
-      ["model", "ACE-Step-v1-3.5B"],
-      ["duration", "60"],
-      ["prompt", "lofi"],
-      ["lyrics", ""],
-      ["use_erg_tag", "true"],
-    ]);
+    const form = Object.fromEntries((await request?.formData()) ?? new FormData());
+    expect(form).toMatchObject({
+      model: "ACE-Step-v1-3.5B",
+      duration: "60",
+      prompt: "lofi",
+      lyrics: "",
+      use_erg_tag: "true",
+    });
   });
 
   it("sends the webhook URL exactly as given in X-WebHook", async () => {
@@ -155,16 +156,60 @@ describe("task operations (spec 4.7)", () => {
   });
 });
 
-describe("submitMusicTask with validated parameters", () => {
-  it("sends the value of validateMusicParams as is, every field in the spec's order", async () => {
+describe("submitMusicTask and validateMusicParams agree (one source of the rules)", () => {
+  async function sentForm(input: object) {
     const { fake, client } = setupClient();
     fake.reply(json(200, submitted));
+    await client.submitMusicTask("tok", input);
+    return (await fake.requests[0]?.formData()) ?? new FormData();
+  }
+
+  it("sends every field of the validated value, in the spec's order, defaults filled in", async () => {
     const result = validateMusicParams({ prompt: "lofi" });
     if (!result.ok) throw new Error("invalid");
-    await client.submitMusicTask("tok", result.value);
-    const form = (await fake.requests[0]?.formData()) ?? new FormData();
+    const form = await sentForm(result.value);
     expect([...form.keys()]).toEqual(Object.keys(MUSIC_DEFAULTS));
     expect(form.get("use_erg_diffusion")).toBe("true");
     expect(form.get("guidance_interval")).toBe("0.5");
+    expect(form.get("reference_audio_strength")).toBe("0.3");
+    expect([...(await sentForm({ prompt: "lofi" })).entries()]).toEqual([...form.entries()]);
+  });
+
+  it("sends LoRA none as an empty string, as the reference client sends None", async () => {
+    expect((await sentForm({ prompt: "lofi" })).get("lora_name")).toBe("");
+    expect((await sentForm({ prompt: "lofi", lora_name: "none" })).get("lora_name")).toBe("");
+    const rap = await sentForm({ prompt: "lofi", lora_name: "ACE-Step-v1-chinese-rap-LoRA" });
+    expect(rap.get("lora_name")).toBe("ACE-Step-v1-chinese-rap-LoRA");
+  });
+
+  it("sends seeds comma-joined, and no seeds field when there are none", async () => {
+    expect((await sentForm({ prompt: "lofi", seeds: [42, 7] })).get("seeds")).toBe("42,7");
+    expect((await sentForm({ prompt: "lofi", seeds: "1 2" })).get("seeds")).toBe("1,2");
+    expect((await sentForm({ prompt: "lofi" })).has("seeds")).toBe(false);
+  });
+
+  it("sends prompt and lyrics with LF line breaks, on the wire too", async () => {
+    const { fake, client } = setupClient();
+    fake.reply(json(200, submitted));
+    await client.submitMusicTask("tok", {
+      prompt: "lofi\r\npiano",
+      lyrics: "[verse]\r\nHello\rBye",
+    });
+    // FormData's multipart encoding turns every LF into CRLF; the bytes sent must not.
+    const wire = (await fake.requests[0]?.clone().text()) ?? "";
+    expect(wire).toContain("\r\n\r\nlofi\npiano\r\n--");
+    expect(wire).toContain("\r\n\r\n[verse]\nHello\nBye\r\n--");
+    const form = (await fake.requests[0]?.formData()) ?? new FormData();
+    expect(form.get("lyrics")).toBe("[verse]\nHello\nBye");
+  });
+
+  it("refuses what validateMusicParams refuses, before sending, with the field errors", async () => {
+    const { fake, client } = setupClient();
+    const input = { prompt: "lofi\u0000", guidance_scale_text: 201 };
+    const error = await rejectionOf(client.submitMusicTask("tok", input));
+    expect(error).toMatchObject({ name: "MusicParamsError", code: "INVALID_MUSIC_PARAMS" });
+    const result = validateMusicParams(input);
+    expect((error as { errors: unknown }).errors).toEqual(result.ok ? [] : result.errors);
+    expect(fake.requests).toHaveLength(0);
   });
 });

@@ -1,4 +1,5 @@
-import { encodeForm, type FormParams } from "../form/index.ts";
+import { encodeMultipart, type FormParams } from "../form/index.ts";
+import { musicForm } from "../music/index.ts";
 import {
   cancelResponseSchema,
   quotaSchema,
@@ -69,9 +70,11 @@ function checkWebhookUrl(url: string): void {
 
 /**
  * Submits a music-generation task: `POST {api_url}/v1/async/music/generations`, multipart form
- * by the reference client's rules (spec 4.6), with `X-WebHook` when `webhookUrl` is given.
- * `params` are sent as given: check them with `validateMusicParams` (`@overture/core/music`)
- * first. A full concurrency quota is `QUOTA_EXHAUSTED` (spec 7).
+ * by the reference client's rules with values sent byte for byte (spec 4.6), with `X-WebHook` when `webhookUrl` is given.
+ * `params` go through `validateMusicParams` (`@overture/core/music`) first, so the platform gets
+ * exactly what it accepts: defaults filled in, line breaks as LF, `lora_name` none as `""`,
+ * `seeds` comma-joined. Invalid parameters throw a `MusicParamsError` before anything is sent. A
+ * full concurrency quota is `QUOTA_EXHAUSTED` (spec 7).
  *
  * @example
  * ```ts
@@ -82,7 +85,11 @@ function checkWebhookUrl(url: string): void {
 export async function submitMusicTask(
   options: TaskEndpointOptions & { params: FormParams; webhookUrl?: string },
 ): Promise<SubmitResponse> {
-  const headers = bearer(options.apiToken);
+  const { body, contentType } = encodeMultipart(musicForm(options.params));
+  const headers: Record<string, string> = {
+    ...bearer(options.apiToken),
+    "Content-Type": contentType,
+  };
   if (options.webhookUrl !== undefined) {
     checkWebhookUrl(options.webhookUrl);
     headers["X-WebHook"] = options.webhookUrl;
@@ -92,7 +99,7 @@ export async function submitMusicTask(
       method: "POST",
       url: endpoint(options.apiUrl, "/v1/async/music/generations"),
       headers,
-      body: encodeForm(options.params),
+      body,
       schema: submitResponseSchema,
     },
     options,

@@ -125,8 +125,9 @@ export const PLATFORM_INVALID_RESPONSE = "PLATFORM_INVALID_RESPONSE";
 export const OAUTH_INVALID_GRANT = "OAUTH_INVALID_GRANT";
 
 /**
- * The token endpoint refused the client credentials (RFC 6749 `invalid_client`, or a 401;
- * spec 4.2): a configuration error.
+ * The token endpoint refused the client credentials (RFC 6749 `invalid_client` or
+ * `unauthorized_client`, or a 401; spec 4.2): a configuration problem (client id, client secret
+ * or client authentication mode), never retried; the message says so.
  *
  * @example
  * ```ts

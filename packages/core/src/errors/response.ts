@@ -142,7 +142,8 @@ const SUMMARY: Record<PlatformErrorCode, string> = {
   PLATFORM_DEADLINE_EXCEEDED: "Deadline exceeded",
   PLATFORM_INVALID_RESPONSE: "Unexpected response from the platform",
   OAUTH_INVALID_GRANT: "The token endpoint refused the grant",
-  OAUTH_INVALID_CLIENT: "The token endpoint refused the client credentials",
+  OAUTH_INVALID_CLIENT:
+    "The token endpoint refused the client credentials, a configuration problem: check the client id, the client secret and the client authentication mode",
 };
 
 /**

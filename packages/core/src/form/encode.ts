@@ -98,7 +98,8 @@ export function formEntries(params: FormParams): [string, string][] {
  * A `multipart/form-data` body for the music submit endpoint (spec 4.6), by the reference
  * client's rules (see {@link encodeFormValue}). A `Blob`/`File` value is appended as a file part;
  * every other value as text. Pass it as `fetch`'s `body` without a `Content-Type` header: fetch
- * adds the multipart boundary.
+ * adds the multipart boundary. Its multipart encoding sends every line break inside a value as
+ * CRLF; `encodeMultipart` sends values byte for byte, as `submitMusicTask` does.
  *
  * @example
  * ```ts

@@ -7,3 +7,5 @@
  */
 export { encodeFormValue, formEntries, encodeForm } from "./encode.ts";
 export type { FormParams } from "./encode.ts";
+export { encodeMultipart } from "./multipart.ts";
+export type { MultipartBody } from "./multipart.ts";

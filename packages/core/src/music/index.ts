@@ -1,6 +1,6 @@
 /**
  * Music-generation parameters (spec 4.6): the playground's defaults and ranges, a validator with
- * field-level errors for forms, and a lyrics section helper. Zod-free and dependency-free: the
+ * field-level errors for forms, the form fields the platform receives, and a lyrics section helper. Zod-free and dependency-free: the
  * extension popup bundles it.
  *
  * @packageDocumentation
@@ -13,6 +13,7 @@ export {
   LORA_NAMES,
   MUSIC_PROMPT_MAX_LENGTH,
   MUSIC_LYRICS_MAX_LENGTH,
+  MUSIC_SEED_MAX,
   MUSIC_DEFAULTS,
   MUSIC_FIELDS,
 } from "./params.ts";
@@ -26,4 +27,5 @@ export type {
 } from "./params.ts";
 export { validateMusicParams } from "./validate.ts";
 export type { MusicFieldError, MusicFieldErrorCode, MusicValidation } from "./validate.ts";
+export { MusicParamsError, musicForm, musicFormFields } from "./form.ts";
 export { lyricSections } from "./lyrics.ts";

@@ -44,25 +44,36 @@ export const CFG_TYPES = ["apg", "cfg", "cfg_star"] as const;
  */
 export const LORA_NAMES = ["none", "ACE-Step-v1-chinese-rap-LoRA"] as const;
 /**
- * Longest prompt Overture sends, in characters (code points). Overture's choice: spec 4.6 shows
- * no limit.
+ * Longest prompt the platform accepts, in characters: Unicode code points, as Python's `len`
+ * counts them (PLATFORM-FACTS: the playground's limit), after line breaks became LF. See
+ * `countCharacters` of `@overture/core/text`.
  *
  * @example
  * ```ts
- * textarea.maxLength = MUSIC_PROMPT_MAX_LENGTH;
+ * const tooLong = countCharacters(prompt) > MUSIC_PROMPT_MAX_LENGTH;
  * ```
  */
-export const MUSIC_PROMPT_MAX_LENGTH = 1_000;
+export const MUSIC_PROMPT_MAX_LENGTH = 4_000;
 /**
- * Longest lyrics Overture sends, in characters (code points). Overture's choice: spec 4.6 shows
- * no limit.
+ * Longest lyrics the platform accepts, in characters (code points, as for
+ * {@link MUSIC_PROMPT_MAX_LENGTH}).
  *
  * @example
  * ```ts
- * const tooLong = [...lyrics].length > MUSIC_LYRICS_MAX_LENGTH;
+ * const left = MUSIC_LYRICS_MAX_LENGTH - countCharacters(lyrics);
  * ```
  */
-export const MUSIC_LYRICS_MAX_LENGTH = 10_000;
+export const MUSIC_LYRICS_MAX_LENGTH = 16_000;
+/**
+ * Largest seed Overture sends: the largest whole number a JavaScript number holds exactly
+ * (2^53 − 1); the platform shows no limit, but a larger one would not arrive as typed.
+ *
+ * @example
+ * ```ts
+ * MUSIC_SEED_MAX === Number.MAX_SAFE_INTEGER; // true
+ * ```
+ */
+export const MUSIC_SEED_MAX = Number.MAX_SAFE_INTEGER;
 
 /**
  * A scheduler kind (spec 4.6 `scheduler_type`).
@@ -93,7 +104,8 @@ export type CfgType = (typeof CFG_TYPES)[number];
 export type LoraName = (typeof LORA_NAMES)[number];
 
 /**
- * A complete, validated set of music-generation form fields (spec 4.6), in the spec's order.
+ * A complete, validated set of music-generation form fields: the 19 of spec 4.6, in its order,
+ * then the two the platform also accepts (PLATFORM-FACTS): `seeds` and `reference_audio_strength`.
  *
  * @example
  * ```ts
@@ -120,11 +132,16 @@ export interface MusicParams {
   use_erg_tag: boolean;
   use_erg_lyric: boolean;
   use_erg_diffusion: boolean;
+  /** Seeds for the generation; absent: the platform picks them. */
+  seeds?: readonly number[];
+  reference_audio_strength: number;
 }
 
 /**
- * The platform playground's defaults for every field of spec 4.6. `prompt` has no default (it is
- * required); `""` here is a form's starting value. `lyrics: ""` means instrumental.
+ * The platform playground's defaults for every field but `seeds` (none: the platform picks
+ * them). `prompt` has no default (it is required); `""` here is a form's starting value.
+ * `lyrics: ""` means instrumental; `lora_name: "none"` is sent as `""`, the reference client's
+ * `None`.
  *
  * @example
  * ```ts
@@ -151,22 +168,25 @@ export const MUSIC_DEFAULTS = {
   use_erg_tag: true,
   use_erg_lyric: true,
   use_erg_diffusion: true,
+  reference_audio_strength: 0.3,
 } as const satisfies MusicParams;
 
 /**
  * How a field is entered and checked (spec 4.6 gives each field's type). `integer` is a number
- * that must be whole.
+ * that must be whole; `integer-list` is a list of them (`seeds`), entered as numbers separated by
+ * commas or spaces.
  *
  * @example
  * ```ts
  * const control = MUSIC_FIELDS.infer_steps.kind === "integer" ? "stepper" : "slider";
  * ```
  */
-export type MusicFieldKind = "number" | "integer" | "text" | "option" | "boolean";
+export type MusicFieldKind = "number" | "integer" | "integer-list" | "text" | "option" | "boolean";
 
 /**
  * Metadata of one music field (spec 4.6), enough to render and check a form control. `step` is
- * a UI hint only; it is not enforced (only `integer` fields must be whole).
+ * a UI hint only; it is not enforced (only `integer` fields must be whole). For `integer-list`,
+ * `min` and `max` bound each item; `default` is the form's starting value (`""`: none).
  *
  * @example
  * ```ts
@@ -205,19 +225,19 @@ const flag = (value: boolean): MusicFieldSpec => ({
 });
 
 /**
- * Per-field metadata of the music form (spec 4.6), in the spec's order. The spec shows neither
- * requiredness nor ranges; Overture uses the platform playground's (duration 30–240 s,
- * infer_steps 1–60) and, where the playground gives none, ACE-Step's own UI ranges
- * (guidance_scale and min_guidance_scale 0–200, guidance_scale_text and guidance_scale_lyric
- * 0–10, omega_scale −100–100, guidance_interval and its decay 0–1). Prompt and lyrics lengths are
- * Overture's choice.
+ * Per-field metadata of the music form, in the order fields are sent: spec 4.6's, then `seeds`
+ * and `reference_audio_strength`. The spec shows neither requiredness nor ranges; these are the
+ * platform playground's (PLATFORM-FACTS): duration 30–240 s, infer_steps 1–60, guidance_scale,
+ * guidance_scale_text, guidance_scale_lyric and min_guidance_scale 0–200, omega_scale −100–100,
+ * guidance_interval, its decay and reference_audio_strength 0–1, prompt up to 4,000 and lyrics up
+ * to 16,000 characters (code points).
  *
  * @example
  * ```ts
  * const { min, max, step } = MUSIC_FIELDS.duration; // 30, 240, 1
  * ```
  */
-export const MUSIC_FIELDS: { readonly [K in keyof MusicParams]: MusicFieldSpec } = {
+export const MUSIC_FIELDS: { readonly [K in keyof MusicParams]-?: MusicFieldSpec } = {
   model: option([MUSIC_MODEL], MUSIC_DEFAULTS.model),
   task: option([MUSIC_TASK], MUSIC_DEFAULTS.task),
   duration: num(30, 240, 1, MUSIC_DEFAULTS.duration),
@@ -226,8 +246,8 @@ export const MUSIC_FIELDS: { readonly [K in keyof MusicParams]: MusicFieldSpec }
   infer_steps: { ...num(1, 60, 1, MUSIC_DEFAULTS.infer_steps), kind: "integer" },
   lora_name: option(LORA_NAMES, MUSIC_DEFAULTS.lora_name),
   guidance_scale: num(0, 200, 0.1, MUSIC_DEFAULTS.guidance_scale),
-  guidance_scale_text: num(0, 10, 0.1, MUSIC_DEFAULTS.guidance_scale_text),
-  guidance_scale_lyric: num(0, 10, 0.1, MUSIC_DEFAULTS.guidance_scale_lyric),
+  guidance_scale_text: num(0, 200, 0.1, MUSIC_DEFAULTS.guidance_scale_text),
+  guidance_scale_lyric: num(0, 200, 0.1, MUSIC_DEFAULTS.guidance_scale_lyric),
   scheduler_type: option(SCHEDULER_TYPES, MUSIC_DEFAULTS.scheduler_type),
   cfg_type: option(CFG_TYPES, MUSIC_DEFAULTS.cfg_type),
   omega_scale: num(-100, 100, 0.1, MUSIC_DEFAULTS.omega_scale),
@@ -237,4 +257,6 @@ export const MUSIC_FIELDS: { readonly [K in keyof MusicParams]: MusicFieldSpec }
   use_erg_tag: flag(MUSIC_DEFAULTS.use_erg_tag),
   use_erg_lyric: flag(MUSIC_DEFAULTS.use_erg_lyric),
   use_erg_diffusion: flag(MUSIC_DEFAULTS.use_erg_diffusion),
+  seeds: { kind: "integer-list", default: "", required: false, min: 0, max: MUSIC_SEED_MAX },
+  reference_audio_strength: num(0, 1, 0.01, MUSIC_DEFAULTS.reference_audio_strength),
 };

@@ -55,40 +55,70 @@ describe("validateMusicParams: prompt and lyrics", () => {
     expect(valueOf({ prompt: `  ${prompt}\n` }).prompt).toBe(prompt);
   });
 
-  it("accepts a prompt of exactly 1,000 characters", () => {
-    expect(validateMusicParams({ prompt: "a".repeat(1000) }).ok).toBe(true);
+  it("accepts a prompt of exactly 4,000 characters (the platform's limit)", () => {
+    expect(validateMusicParams({ prompt: "a".repeat(4000) }).ok).toBe(true);
   });
 
-  it("rejects a prompt longer than 1,000 characters with its maximum", () => {
-    expect(errorsOf({ prompt: "a".repeat(1001) })).toEqual([
+  it("rejects a prompt longer than 4,000 characters with its maximum", () => {
+    expect(errorsOf({ prompt: "a".repeat(4001) })).toEqual([
       {
         field: "prompt",
         code: "length",
-        message: "prompt must be at most 1000 characters.",
-        max: 1000,
+        message: "prompt must be at most 4000 characters.",
+        max: 4000,
       },
     ]);
   });
 
-  it("counts an emoji as one character", () => {
-    expect(validateMusicParams({ prompt: "🎵".repeat(1000) }).ok).toBe(true);
+  it("counts characters as code points, like Python's len: an emoji is one", () => {
+    expect(validateMusicParams({ prompt: "🎵".repeat(4000) }).ok).toBe(true);
+    expect(errorsOf({ prompt: "🎵".repeat(4001) })[0]?.code).toBe("length");
   });
 
   it("rejects a prompt that is not text", () => {
     expect(errorsOf({ prompt: 42 })[0]).toMatchObject({ field: "prompt", code: "type" });
   });
 
-  it("keeps lyrics exactly as given, line breaks and indentation included", () => {
-    const lyrics = "[verse]\n  Hello\r\n\n[chorus]\nLa  la\n";
+  it("keeps the lyrics' layout, indentation and blank lines included", () => {
+    const lyrics = "[verse]\n  Hello\n\n[chorus]\nLa  la\n";
     expect(valueOf({ prompt, lyrics }).lyrics).toBe(lyrics);
   });
 
-  it("rejects lyrics longer than 10,000 characters", () => {
-    expect(errorsOf({ prompt, lyrics: "a".repeat(10_001) })[0]).toMatchObject({
+  it("turns CRLF and lone CR line breaks into LF in prompt and lyrics", () => {
+    const value = valueOf({ prompt: "lofi\r\npiano\rrain", lyrics: "[verse]\r\nHello\r\rBye\r" });
+    expect(value.prompt).toBe("lofi\npiano\nrain");
+    expect(value.lyrics).toBe("[verse]\nHello\n\nBye\n");
+  });
+
+  it("counts a CRLF as one character, after normalising", () => {
+    expect(validateMusicParams({ prompt, lyrics: "a\r\n".repeat(8000) }).ok).toBe(true);
+  });
+
+  it("accepts lyrics of exactly 16,000 characters and rejects 16,001", () => {
+    expect(validateMusicParams({ prompt, lyrics: "a".repeat(16_000) }).ok).toBe(true);
+    expect(errorsOf({ prompt, lyrics: "a".repeat(16_001) })[0]).toMatchObject({
       field: "lyrics",
       code: "length",
-      max: 10_000,
+      max: 16_000,
     });
+  });
+});
+
+describe("validateMusicParams: text Postgres cannot store", () => {
+  it.each([
+    ["prompt", "lofi\u0000piano", "NUL"],
+    ["lyrics", "[verse]\u0000", "NUL"],
+    ["prompt", "lofi \uD83D piano", "surrogate"],
+    ["lyrics", "\uDE00la la", "surrogate"],
+  ])("refuses %s with %j, naming the field", (field, text, what) => {
+    const errors = errorsOf({ prompt, [field]: text });
+    expect(errors).toEqual([expect.objectContaining({ field, code: "unstorable_text" })]);
+    expect(errors[0]?.message).toContain(field);
+    expect(errors[0]?.message).toContain(what);
+  });
+
+  it("accepts emoji written as surrogate pairs", () => {
+    expect(valueOf({ prompt: "\uD83C\uDFB5 lofi" }).prompt).toBe("🎵 lofi");
   });
 });
 
@@ -142,7 +172,7 @@ describe("validateMusicParams: numbers", () => {
   });
 
   const ranged = Object.entries(MUSIC_FIELDS).filter(
-    ([, spec]) => spec.min !== undefined && spec.max !== undefined,
+    ([, spec]) => spec.min !== undefined && spec.max !== undefined && spec.kind !== "integer-list",
   );
 
   it.each(ranged)("rejects %s just below its minimum", (field, spec) => {
@@ -244,6 +274,93 @@ describe("validateMusicParams: input shape", () => {
   });
 });
 
+describe("validateMusicParams: the platform's ranges (PLATFORM-FACTS)", () => {
+  it.each([
+    ["duration", 30, 240],
+    ["infer_steps", 1, 60],
+    ["guidance_scale", 0, 200],
+    ["guidance_scale_text", 0, 200],
+    ["guidance_scale_lyric", 0, 200],
+    ["min_guidance_scale", 0, 200],
+    ["omega_scale", -100, 100],
+    ["guidance_interval", 0, 1],
+    ["guidance_interval_decay", 0, 1],
+    ["reference_audio_strength", 0, 1],
+  ])("%s accepts %d to %d and nothing beyond", (field, min, max) => {
+    expect(validateMusicParams({ prompt, [field]: min }).ok).toBe(true);
+    expect(validateMusicParams({ prompt, [field]: max }).ok).toBe(true);
+    const step = Number.isInteger(min) && max > 1 ? 1 : 0.01;
+    expect(errorsOf({ prompt, [field]: min - step })[0]).toMatchObject({
+      field,
+      code: "range",
+      min,
+      max,
+    });
+    expect(errorsOf({ prompt, [field]: max + step })[0]).toMatchObject({
+      field,
+      code: "range",
+      min,
+      max,
+    });
+  });
+
+  it("defaults reference_audio_strength to 0.3", () => {
+    expect(valueOf({ prompt }).reference_audio_strength).toBe(0.3);
+  });
+});
+
+describe("validateMusicParams: seeds", () => {
+  it("leaves seeds out when none are given", () => {
+    expect(valueOf({ prompt })).not.toHaveProperty("seeds");
+    expect(valueOf({ prompt, seeds: [] })).not.toHaveProperty("seeds");
+    expect(valueOf({ prompt, seeds: " " })).not.toHaveProperty("seeds");
+  });
+
+  it("bounds each seed by MUSIC_FIELDS.seeds: 0 to 2^53 - 1", () => {
+    const { min, max } = MUSIC_FIELDS.seeds;
+    expect([min, max]).toEqual([0, Number.MAX_SAFE_INTEGER]);
+    expect(valueOf({ prompt, seeds: [0, Number.MAX_SAFE_INTEGER] }).seeds).toHaveLength(2);
+    expect(errorsOf({ prompt, seeds: [3, -1] })[0]).toMatchObject({
+      field: "seeds",
+      code: "range",
+    });
+  });
+
+  it("takes [] as no value for seeds only: for another field it is a type error", () => {
+    expect(errorsOf({ prompt, use_erg_diffusion: [] })[0]).toMatchObject({
+      field: "use_erg_diffusion",
+      code: "type",
+    });
+    expect(errorsOf({ prompt, duration: [] })[0]).toMatchObject({
+      field: "duration",
+      code: "type",
+    });
+  });
+
+  it("accepts a list of whole numbers", () => {
+    expect(valueOf({ prompt, seeds: [42, 0, 4294967295] }).seeds).toEqual([42, 0, 4294967295]);
+  });
+
+  it("accepts the text a form posts: numbers separated by commas or spaces", () => {
+    expect(valueOf({ prompt, seeds: "42, 7 8" }).seeds).toEqual([42, 7, 8]);
+    expect(valueOf({ prompt, seeds: ["1", " 2 "] }).seeds).toEqual([1, 2]);
+  });
+
+  it.each([[[1.5]], [[-1]], ["1,x"], [[2 ** 53]], [{}], [["1e3"]]])("refuses %j", (seeds) => {
+    const [error] = errorsOf({ prompt, seeds });
+    expect(error).toMatchObject({ field: "seeds" });
+    expect(["type", "range"]).toContain(error?.code);
+  });
+});
+
+describe("validateMusicParams: LoRA", () => {
+  it("takes none for a missing, null or empty lora_name (the reference client's None)", () => {
+    for (const lora_name of [undefined, null, ""]) {
+      expect(valueOf({ prompt, lora_name }).lora_name).toBe("none");
+    }
+  });
+});
+
 describe("MUSIC_FIELDS and MUSIC_DEFAULTS", () => {
   it("has the playground defaults of the issue", () => {
     expect(MUSIC_DEFAULTS).toEqual({
@@ -266,14 +383,17 @@ describe("MUSIC_FIELDS and MUSIC_DEFAULTS", () => {
       use_erg_tag: true,
       use_erg_lyric: true,
       use_erg_diffusion: true,
+      reference_audio_strength: 0.3,
     });
   });
 
-  it("describes exactly the fields of MUSIC_DEFAULTS with the same defaults", () => {
+  it("describes the fields of MUSIC_DEFAULTS with the same defaults, and seeds", () => {
+    const { seeds, ...rest } = MUSIC_FIELDS;
     const defaults = Object.fromEntries(
-      Object.entries(MUSIC_FIELDS).map(([field, spec]) => [field, spec.default]),
+      Object.entries(rest).map(([field, spec]) => [field, spec.default]),
     );
     expect(defaults).toEqual(MUSIC_DEFAULTS);
+    expect(seeds).toMatchObject({ kind: "integer-list", required: false, min: 0 });
   });
 
   it("marks only the prompt as required", () => {

@@ -1,3 +1,4 @@
+import { countCharacters, findUnstorableText, normalizeLineBreaks } from "../text/index.ts";
 import { MUSIC_FIELDS, type MusicFieldSpec, type MusicParams } from "./params.ts";
 
 /**
@@ -6,11 +7,12 @@ import { MUSIC_FIELDS, type MusicFieldSpec, type MusicParams } from "./params.ts
  * @example
  * ```ts
  * const text: Record<MusicFieldErrorCode, string> = { required: "Required", type: "Invalid",
- *   range: "Out of range", option: "Not an option", length: "Too long", unknown_field: "Unknown" };
+ *   range: "Out of range", option: "Not an option", length: "Too long",
+ *   unstorable_text: "Remove the invisible character", unknown_field: "Unknown" };
  * ```
  */
 export type MusicFieldErrorCode =
-  "required" | "type" | "range" | "option" | "length" | "unknown_field";
+  "required" | "type" | "range" | "option" | "length" | "unstorable_text" | "unknown_field";
 
 /**
  * One refused music field (spec 4.6): `field` is the form field name (`""` when the input is not
@@ -43,12 +45,15 @@ export interface MusicFieldError {
 export type MusicValidation =
   { ok: true; value: MusicParams } | { ok: false; errors: MusicFieldError[] };
 
+/** A checked field: its value (`undefined`: leave the field out) or why it was refused. */
 type Check = { value: unknown } | { error: Omit<MusicFieldError, "field"> };
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/** `undefined`, `null` and a blank string (a cleared form control) take the default. */
-function isMissing(value: unknown): boolean {
+/** `undefined`, `null` and a blank string (a cleared form control) take the default; so does
+ * `[]` for a list field, and only there: a list given for any other field is a type error. */
+function isMissing(value: unknown, spec: MusicFieldSpec): boolean {
+  if (Array.isArray(value)) return spec.kind === "integer-list" && value.length === 0;
   return value == null || (typeof value === "string" && value.trim() === "");
 }
 
@@ -68,22 +73,55 @@ function checkNumber(name: string, spec: MusicFieldSpec, raw: unknown): Check {
   return { value };
 }
 
-/** Characters as a person counts them closely enough: code points, so an emoji is not two. */
-function codePointLength(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
-
 function checkText(name: string, spec: MusicFieldSpec, raw: unknown): Check {
   if (typeof raw !== "string") return { error: { code: "type", message: `${name} must be text.` } };
-  // The prompt is a description: outer whitespace carries nothing. Lyrics keep their layout.
-  const value = spec.required ? raw.trim() : raw;
+  // The platform receives LF line breaks whatever system the text was typed on, and a CRLF
+  // counts as one character. The prompt is a description: outer whitespace carries nothing.
+  // Lyrics keep their layout.
+  const normalized = normalizeLineBreaks(raw);
+  const value = spec.required ? normalized.trim() : normalized;
+  const unstorable = findUnstorableText(value);
+  if (unstorable)
+    return { error: { code: "unstorable_text", message: `${name} ${unstorable.message}.` } };
   const max = spec.maxLength ?? Infinity;
-  if (codePointLength(value) > max)
+  if (countCharacters(value) > max)
     return {
       error: { code: "length", message: `${name} must be at most ${max} characters.`, max },
     };
+  return { value };
+}
+
+const WHOLE = /^\d+$/;
+
+/** A list of whole numbers: an array (of numbers or digit strings) or text a form posts. */
+function checkIntegerList(name: string, spec: MusicFieldSpec, raw: unknown): Check {
+  const items: unknown[] | undefined =
+    typeof raw === "string"
+      ? raw.split(/[\s,]+/).filter(Boolean)
+      : Array.isArray(raw)
+        ? raw
+        : undefined;
+  const type = {
+    error: { code: "type", message: `${name} must be whole numbers separated by commas.` },
+  } as const;
+  if (items === undefined) return type;
+  const min = spec.min ?? 0;
+  const max = spec.max ?? Number.MAX_SAFE_INTEGER;
+  const value: number[] = [];
+  for (const item of items) {
+    const n = typeof item === "string" && WHOLE.test(item.trim()) ? Number(item.trim()) : item;
+    if (typeof n !== "number" || !Number.isInteger(n)) return type;
+    if (n < min || n > max)
+      return {
+        error: {
+          code: "range",
+          message: `each of ${name} must be between ${min} and ${max}.`,
+          min,
+          max,
+        },
+      };
+    value.push(n);
+  }
   return { value };
 }
 
@@ -102,14 +140,17 @@ function checkBoolean(name: string, raw: unknown): Check {
 }
 
 function checkField(name: string, spec: MusicFieldSpec, raw: unknown): Check {
-  if (isMissing(raw)) {
+  if (isMissing(raw, spec)) {
     if (spec.required) return { error: { code: "required", message: `${name} is required.` } };
-    return { value: spec.default };
+    // A list has no default to send: the field is left out and the platform chooses.
+    return { value: spec.kind === "integer-list" ? undefined : spec.default };
   }
   switch (spec.kind) {
     case "number":
     case "integer":
       return checkNumber(name, spec, raw);
+    case "integer-list":
+      return checkIntegerList(name, spec, raw);
     case "text":
       return checkText(name, spec, raw);
     case "option":
@@ -120,13 +161,20 @@ function checkField(name: string, spec: MusicFieldSpec, raw: unknown): Check {
 }
 
 /**
- * Checks music-generation parameters (spec 4.6) and fills in defaults, for a form or a backend.
+ * Checks music-generation parameters (spec 4.6 and the platform's ranges, PLATFORM-FACTS) and
+ * fills in defaults, for a form or a backend. `submitMusicTask` runs it too, so what it accepts
+ * is what is sent.
  *
  * - Missing fields, `null` and blank strings take {@link MUSIC_DEFAULTS}; `prompt` is required
- *   and must be non-empty after trimming (the value carries the trimmed prompt).
+ *   and must be non-empty after trimming (the value carries the trimmed prompt). No `seeds`
+ *   (missing, blank or `[]`) leaves the field out.
  * - Numbers may be given as numeric strings (`"60"`, `"0.5"`): an HTML form posts strings.
  *   Booleans accept `"true"` / `"false"`. Hex, `"NaN"` and other text are a `type` error.
- * - Ranges, options and lengths follow {@link MUSIC_FIELDS}; lengths count code points.
+ *   `seeds` takes an array of whole numbers or a text of them separated by commas or spaces.
+ * - Text: line breaks become LF (CRLF and a lone CR alike) before anything else; a NUL or a lone
+ *   UTF-16 surrogate, which Postgres cannot store, is an `unstorable_text` error; lengths count
+ *   characters as code points, like Python's `len` (an emoji is one).
+ * - Ranges, options and lengths follow {@link MUSIC_FIELDS}.
  * - A field this module does not know is an `unknown_field` error, so a typo (`durtion`) is never
  *   silently dropped.
  *
@@ -151,7 +199,7 @@ export function validateMusicParams(input: unknown): MusicValidation {
   for (const [name, spec] of Object.entries(MUSIC_FIELDS)) {
     const check = checkField(name, spec, Object.hasOwn(given, name) ? given[name] : undefined);
     if ("error" in check) errors.push({ field: name, ...check.error });
-    else value[name] = check.value;
+    else if (check.value !== undefined) value[name] = check.value;
   }
   for (const name of Object.keys(given)) {
     if (!Object.hasOwn(MUSIC_FIELDS, name))

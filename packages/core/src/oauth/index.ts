@@ -11,6 +11,6 @@ export type { AuthorizeUrlOptions } from "./authorize.ts";
 export { randomToken, isPkceVerifier, pkceChallenge, createPkcePair } from "./pkce.ts";
 export type { PkcePair } from "./pkce.ts";
 export { basicAuthorization, exchangeCode, refreshGrant } from "./token.ts";
-export type { ClientAuth, TokenEndpointOptions } from "./token.ts";
+export type { BasicAuthorizationOptions, ClientAuth, TokenEndpointOptions } from "./token.ts";
 export { getUserInfo, listAccessTokens, getAccessTokenDetail } from "./open.ts";
 export type { OpenEndpointOptions } from "./open.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createFakeFetch, json } from "../client/fake-fetch.fixtures.ts";
-import { isPlatformError } from "../errors/index.ts";
+import { OAUTH_INVALID_CLIENT, isPlatformError } from "../errors/index.ts";
 import { basicAuthorization, exchangeCode, refreshGrant } from "./index.ts";
 
 const token = {
@@ -127,20 +127,101 @@ describe("refreshGrant (spec 4.2, 3.2)", () => {
   });
 });
 
-describe("basicAuthorization (RFC 6749 §2.3.1)", () => {
+const utf8Base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+
+// Every character that RFC 6749 §2.3.1 form-encoding would change, and non-ASCII.
+const HARD_SECRET = "a+b/c=d:e%f g-é€😀";
+
+describe("basicAuthorization (spec 4.2: base64 of client_id:client_secret)", () => {
   it("is plain base64(id:secret) for unreserved characters", () => {
     expect(basicAuthorization("overture-local", "s3cret")).toBe(
       `Basic ${btoa("overture-local:s3cret")}`,
     );
   });
 
-  it("form-urlencodes the id and the secret before base64", () => {
-    expect(basicAuthorization("my app", "p+ss:w/rd")).toBe(
-      `Basic ${btoa("my+app:p%2Bss%3Aw%2Frd")}`,
+  it("base64-encodes the UTF-8 bytes of id:secret without form-encoding either", () => {
+    expect(basicAuthorization("my app", HARD_SECRET)).toBe(
+      `Basic ${utf8Base64(`my app:${HARD_SECRET}`)}`,
     );
   });
 
-  it("encodes non-ASCII credentials as UTF-8 percent-escapes", () => {
-    expect(basicAuthorization("é", "x")).toBe(`Basic ${btoa("%C3%A9:x")}`);
+  it("form-urlencodes the id and the secret first when RFC 6749 encoding is asked for", () => {
+    expect(basicAuthorization("my app", "p+ss:w/rd", { encoding: "rfc6749" })).toBe(
+      `Basic ${btoa("my+app:p%2Bss%3Aw%2Frd")}`,
+    );
+    expect(basicAuthorization("é", "x", { encoding: "rfc6749" })).toBe(`Basic ${btoa("%C3%A9:x")}`);
+  });
+});
+
+describe("client authentication at the token endpoint (spec 4.2)", () => {
+  it("sends the secret as spec 4.2 says by default, whatever characters it has", async () => {
+    const fake = createFakeFetch().reply(json(200, token));
+    await exchangeCode({
+      ...client,
+      clientSecret: HARD_SECRET,
+      fetch: fake.fetch,
+      code: "c1",
+      redirectUri,
+    });
+    const header = fake.requests[0]?.headers.get("authorization") ?? "";
+    expect(header).toBe(`Basic ${utf8Base64(`overture-local:${HARD_SECRET}`)}`);
+    const decoded = new TextDecoder().decode(
+      Uint8Array.from(atob(header.slice("Basic ".length)), (c) => c.charCodeAt(0)),
+    );
+    expect(decoded).toBe(`overture-local:${HARD_SECRET}`);
+  });
+
+  it("sends RFC 6749 form-encoded Basic credentials with clientAuth basic-rfc6749", async () => {
+    const fake = createFakeFetch().reply(json(200, token));
+    await refreshGrant({
+      ...client,
+      clientSecret: "p+ss:w/rd",
+      clientAuth: "basic-rfc6749",
+      fetch: fake.fetch,
+      refreshToken: "rt-1",
+    });
+    expect(fake.requests[0]?.headers.get("authorization")).toBe(
+      `Basic ${btoa("overture-local:p%2Bss%3Aw%2Frd")}`,
+    );
+    expect(await formOf(fake.requests[0])).toEqual({
+      grant_type: "refresh_token",
+      refresh_token: "rt-1",
+    });
+  });
+
+  it.each([
+    ["an RFC 6749 invalid_client body on 401", json(401, { error: "invalid_client" })],
+    ["an RFC 6749 invalid_client body on 400", json(400, { error: "invalid_client" })],
+    ["a bare 401", json(401, {})],
+  ])("reports %s as a configuration problem, OAUTH_INVALID_CLIENT", async (_, answer) => {
+    const fake = createFakeFetch().reply(answer).reply(json(200, token));
+    const error: unknown = await exchangeCode({
+      ...client,
+      fetch: fake.fetch,
+      code: "c1",
+      redirectUri,
+    }).catch((e: unknown) => e);
+    expect(isPlatformError(error, OAUTH_INVALID_CLIENT)).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toMatch(/configuration/i);
+    expect(message).toContain("client id");
+    expect(message).toContain("client secret");
+    expect(message).toContain("client authentication mode");
+    expect(message).toContain("HTTP Basic");
+    expect(message).toMatch(/not retried/i);
+    expect(message).not.toContain(client.clientSecret);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("names form fields as the mode used when clientAuth is form", async () => {
+    const fake = createFakeFetch().reply(json(401, { error: "invalid_client" }));
+    const error: unknown = await refreshGrant({
+      ...client,
+      clientAuth: "form",
+      fetch: fake.fetch,
+      refreshToken: "rt-1",
+    }).catch((e: unknown) => e);
+    expect(isPlatformError(error, OAUTH_INVALID_CLIENT)).toBe(true);
+    expect((error as Error).message).toContain("form fields");
   });
 });

@@ -25,6 +25,8 @@ export {
   callbackEventSchema,
   cancelResponseSchema,
   taskErrorMessage,
+  taskResultUrl,
+  signedLinkExpiresAt,
 } from "./task.ts";
 export type {
   UsageInfo,

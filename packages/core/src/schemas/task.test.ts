@@ -3,6 +3,8 @@ import {
   callbackEventSchema,
   submitResponseSchema,
   taskErrorMessage,
+  taskResultUrl,
+  signedLinkExpiresAt,
   taskOutputSchema,
   taskSchema,
   usageInfoSchema,
@@ -183,5 +185,65 @@ describe("taskErrorMessage", () => {
 
   it("ignores a blank error string", () => {
     expect(taskErrorMessage({ output: { error: "  " } })).toBeUndefined();
+  });
+
+  it("falls back to the task's top-level message, as some live failures carry it", () => {
+    expect(taskErrorMessage({ output: {}, message: "Service Temporarily Unavailable" })).toBe(
+      "Service Temporarily Unavailable",
+    );
+    expect(taskErrorMessage({ output: { error: "oom" }, message: "other" })).toBe("oom");
+  });
+});
+
+describe("taskResultUrl", () => {
+  it("returns output.file_url", () => {
+    expect(taskResultUrl({ output: { file_url: "https://f/a.wav" } })).toBe("https://f/a.wav");
+  });
+
+  it("returns output.url when the output names the link that way (seen live)", () => {
+    expect(taskResultUrl({ output: { url: "https://f/b.wav" } })).toBe("https://f/b.wav");
+  });
+
+  it("prefers file_url when both are present", () => {
+    expect(taskResultUrl({ output: { file_url: "https://f/a", url: "https://f/b" } })).toBe(
+      "https://f/a",
+    );
+  });
+
+  it("returns undefined without a link, for a blank one, a non-string or no output", () => {
+    expect(taskResultUrl({ output: {} })).toBeUndefined();
+    expect(taskResultUrl({ output: { file_url: " ", url: 7 } })).toBeUndefined();
+    expect(taskResultUrl({ output: null })).toBeUndefined();
+  });
+
+  it("keeps output.url through the task schema", () => {
+    const task = taskSchema.parse({ status: "success", output: { url: "https://f/b.wav" } });
+    expect(taskResultUrl(task)).toBe("https://f/b.wav");
+  });
+});
+
+describe("signedLinkExpiresAt", () => {
+  const link = (query: string) => `https://s3.example/out/a.wav?${query}`;
+  const signed =
+    "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20260101T120000Z&X-Amz-Expires=604800";
+
+  it("adds X-Amz-Expires seconds to X-Amz-Date", () => {
+    expect(signedLinkExpiresAt(link(signed))).toBe(Date.UTC(2026, 0, 8, 12));
+  });
+
+  it("reads the X-Goog- pair the same way", () => {
+    expect(signedLinkExpiresAt(link("X-Goog-Date=20260101T120000Z&X-Goog-Expires=3600"))).toBe(
+      Date.UTC(2026, 0, 1, 13),
+    );
+  });
+
+  it("returns undefined for a link that is not pre-signed, or signed without a usable pair", () => {
+    expect(signedLinkExpiresAt("https://f.example/a.wav")).toBeUndefined();
+    expect(signedLinkExpiresAt(link("X-Amz-Expires=604800"))).toBeUndefined();
+    expect(signedLinkExpiresAt(link("X-Amz-Date=2026-01-01&X-Amz-Expires=60"))).toBeUndefined();
+    expect(
+      signedLinkExpiresAt(link("X-Amz-Date=20260101T120000Z&X-Amz-Expires=-5")),
+    ).toBeUndefined();
+    expect(signedLinkExpiresAt("not a url")).toBeUndefined();
   });
 });

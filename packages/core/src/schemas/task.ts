@@ -61,8 +61,9 @@ export const taskErrorSchema = z.union([
 export type TaskError = z.infer<typeof taskErrorSchema>;
 
 /**
- * Output of a task (spec 2.6). Music yields `file_url`; a failed task may carry `error`. Every
- * field is optional and unknown fields are kept (other task kinds return other result objects).
+ * Output of a task (spec 2.6). Music yields `file_url` (some live outputs name it `url`: read it
+ * with {@link taskResultUrl}); a failed task may carry `error`. Every field is optional and
+ * unknown fields are kept (other task kinds return other result objects).
  *
  * @example
  * ```ts
@@ -71,6 +72,7 @@ export type TaskError = z.infer<typeof taskErrorSchema>;
  */
 export const taskOutputSchema = z.looseObject({
   file_url: z.string().nullish(),
+  url: z.string().nullish(),
   error: taskErrorSchema.nullish(),
 });
 
@@ -144,6 +146,8 @@ export const taskSchema = z.looseObject({
   usage_info: usageInfoSchema.optional(),
   urls: taskUrlsSchema.nullish(),
   error: taskErrorSchema.nullish(),
+  /** Some live failures also carry their text here (docs/platform-facts.md). */
+  message: z.string().nullish(),
   created_at: timestampMs,
   started_at: timestampMs,
   completed_at: timestampMs,
@@ -222,8 +226,9 @@ function errorText(error: TaskError | null | undefined): string | undefined {
 
 /**
  * The human-readable error of a failed task (spec 7: "the query endpoint returns error
- * information"): `output.error`, else the task's top-level `error`, as a string
- * (`"message (code)"` for the object form). `undefined` when the task carries none.
+ * information"): `output.error`, else the task's top-level `error`, else its top-level `message`
+ * (seen live), as a string (`"message (code)"` for the object form). `undefined` when the task
+ * carries none.
  *
  * @example
  * ```ts
@@ -231,6 +236,62 @@ function errorText(error: TaskError | null | undefined): string | undefined {
  * // "Blocked (nsfw)"
  * ```
  */
-export function taskErrorMessage(task: Pick<Task, "output" | "error">): string | undefined {
-  return errorText(task.output?.error) ?? errorText(task.error);
+export function taskErrorMessage(
+  task: Pick<Task, "output" | "error"> & { message?: string | null },
+): string | undefined {
+  return errorText(task.output?.error) ?? errorText(task.error) ?? errorText(task.message);
+}
+
+/**
+ * The result link of a finished task (spec 2.6): `output.file_url`, or `output.url`, which some
+ * live outputs use instead (docs/platform-facts.md). `undefined` when the output has neither.
+ * The link is signed and expires (about 7 days live, "usually 24 hours" in spec 8).
+ *
+ * @example
+ * ```ts
+ * taskResultUrl({ output: { url: "https://cdn.example/song.wav?X-Amz-Expires=604800" } });
+ * // "https://cdn.example/song.wav?X-Amz-Expires=604800"
+ * ```
+ */
+/**
+ * When a pre-signed result link stops working, in ms since the epoch, read from its own query:
+ * `X-Amz-Date` (`YYYYMMDDTHHMMSSZ`) plus `X-Amz-Expires` seconds (S3-style; also the
+ * `X-Goog-` pair). Live links carry `X-Amz-Expires=604800`, 7 days (docs/platform-facts.md).
+ * `undefined` when the link is not signed that way, so the caller keeps its own estimate
+ * (spec 8: "usually 24 hours").
+ *
+ * @example
+ * ```ts
+ * signedLinkExpiresAt("https://s3.example/a.wav?X-Amz-Date=20260101T000000Z&X-Amz-Expires=604800");
+ * // Date.UTC(2026, 0, 8)
+ * ```
+ */
+export function signedLinkExpiresAt(link: string): number | undefined {
+  let query: URLSearchParams;
+  try {
+    query = new URL(link).searchParams;
+  } catch {
+    return undefined;
+  }
+  for (const prefix of ["X-Amz-", "X-Goog-"]) {
+    const date = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(
+      query.get(`${prefix}Date`) ?? "",
+    );
+    const expires = query.get(`${prefix}Expires`) ?? "";
+    if (!date || !/^\d{1,9}$/.test(expires)) continue;
+    const [, year, month, day, hour, minute, second] = date.map(Number);
+    const issued = Date.UTC(year ?? 0, (month ?? 1) - 1, day, hour, minute, second);
+    if (Number.isNaN(issued)) continue;
+    return issued + Number(expires) * 1000;
+  }
+  return undefined;
+}
+
+export function taskResultUrl(task: {
+  output?: { file_url?: unknown; url?: unknown } | null;
+}): string | undefined {
+  const { file_url: fileUrl, url } = task.output ?? {};
+  if (typeof fileUrl === "string" && fileUrl.trim() !== "") return fileUrl;
+  if (typeof url === "string" && url.trim() !== "") return url;
+  return undefined;
 }

@@ -67,61 +67,18 @@ export function queryOf(url: string | URL): string {
  * ```
  */
 export function canonicalQuery(query: string, options?: CanonicalQueryOptions): string {
-  const q = query.charCodeAt(0) === 0x3f ? query.slice(1) : query;
-  if (q === "") return "";
-  const decode = options?.reading === "form-decoded";
-  // Fast path: a raw query already in canonical form is returned without allocating.
-  if (!decode && isCanonicalAsGiven(q)) return q;
-
+  const q = query.startsWith("?") ? query.slice(1) : query;
+  const decode = options?.reading === "form-decoded" ? decodeFormComponent : (text: string) => text;
   const pairs: [string, string][] = [];
-  let start = 0;
-  while (start <= q.length) {
-    let end = q.indexOf("&", start);
-    if (end === -1) end = q.length;
-    if (end > start) {
-      const eq = q.indexOf("=", start);
-      const hasEq = eq !== -1 && eq < end;
-      const key = q.slice(start, hasEq ? eq : end);
-      const value = hasEq ? q.slice(eq + 1, end) : "";
-      pairs.push(decode ? [decodeFormComponent(key), decodeFormComponent(value)] : [key, value]);
-    }
-    start = end + 1;
+  for (const segment of q.split("&")) {
+    if (segment === "") continue;
+    const eq = segment.indexOf("=");
+    const key = eq === -1 ? segment : segment.slice(0, eq);
+    const value = eq === -1 ? "" : segment.slice(eq + 1);
+    pairs.push([decode(key), decode(value)]);
   }
-  pairs.sort(comparePairs);
-  // join() returns a flat string; a chain of += leaves a rope that costs more to hash than to build.
-  const parts: string[] = [];
-  for (const [key, value] of pairs) parts.push(key + "=" + value);
-  return parts.join("&");
-}
-
-function comparePairs(a: readonly [string, string], b: readonly [string, string]): number {
-  return compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]);
-}
-
-/** Whether every segment is non-empty, has `=`, and the pairs are already in sorted order. */
-function isCanonicalAsGiven(q: string): boolean {
-  let prevKey = -1;
-  let prevEq = -1;
-  let prevEnd = -1;
-  let start = 0;
-  while (start < q.length) {
-    let end = q.indexOf("&", start);
-    if (end === -1) end = q.length;
-    const eq = q.indexOf("=", start);
-    if (end === start || eq === -1 || eq > end) return false;
-    if (prevKey !== -1) {
-      const byKey = compareRanges(q, prevKey, prevEq, q, start, eq);
-      if (byKey > 0 || (byKey === 0 && compareRanges(q, prevEq + 1, prevEnd, q, eq + 1, end) > 0)) {
-        return false;
-      }
-    }
-    prevKey = start;
-    prevEq = eq;
-    prevEnd = end;
-    start = end + 1;
-  }
-  // A trailing "&" leaves an empty last segment, which the general path must skip.
-  return q.charCodeAt(q.length - 1) !== 0x26;
+  pairs.sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]));
+  return pairs.map(([key, value]) => key + "=" + value).join("&");
 }
 
 /**
@@ -136,22 +93,10 @@ function isCanonicalAsGiven(q: string): boolean {
  * ```
  */
 export function compareCodePoints(a: string, b: string): number {
-  return compareRanges(a, 0, a.length, b, 0, b.length);
-}
-
-/** {@link compareCodePoints} on `a.slice(a0, a1)` and `b.slice(b0, b1)`, without slicing. */
-function compareRanges(
-  a: string,
-  a0: number,
-  a1: number,
-  b: string,
-  b0: number,
-  b1: number,
-): number {
-  const n = Math.min(a1 - a0, b1 - b0);
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(a0 + i);
-    let y = b.charCodeAt(b0 + i);
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
     if (x === y) continue;
     if (x >= 0xd800 && y >= 0xd800) {
       // Move surrogates (D800–DFFF) above E000–FFFF so code-unit order becomes code-point order.
@@ -160,5 +105,5 @@ function compareRanges(
     }
     return x - y;
   }
-  return a1 - a0 - (b1 - b0);
+  return a.length - b.length;
 }

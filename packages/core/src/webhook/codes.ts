@@ -113,3 +113,46 @@ export interface SignatureDiagnosis {
   readonly code: SignatureDiagnosisCode;
   readonly message: string;
 }
+
+/**
+ * A correctly signed body is not valid UTF-8, so it cannot be the JSON event of spec 2.7 (the
+ * signature covers bytes, spec 4.9 step 3; the text is decoded afterwards, strictly). Answer 400:
+ * a retry sends the same bytes.
+ *
+ * @example
+ * ```ts
+ * if (!body.ok && body.code === WEBHOOK_BODY_NOT_UTF8) return c.json({ error: body.code }, 400);
+ * ```
+ */
+export const WEBHOOK_BODY_NOT_UTF8 = "WEBHOOK_BODY_NOT_UTF8";
+
+/**
+ * A correctly signed body is UTF-8 text but not JSON (spec 4.8: `Content-Type: application/json`,
+ * body of spec 2.7). Answer 400: a retry sends the same bytes.
+ *
+ * @example
+ * ```ts
+ * if (!body.ok && body.code === WEBHOOK_BODY_NOT_JSON) return c.json({ error: body.code }, 400);
+ * ```
+ */
+export const WEBHOOK_BODY_NOT_JSON = "WEBHOOK_BODY_NOT_JSON";
+
+/**
+ * Every stable failure code of `readWebhookBody`, in the order it checks.
+ *
+ * @example
+ * ```ts
+ * WEBHOOK_BODY_CODES.includes(reading.code); // true for any body that could not be read
+ * ```
+ */
+export const WEBHOOK_BODY_CODES = [WEBHOOK_BODY_NOT_UTF8, WEBHOOK_BODY_NOT_JSON] as const;
+
+/**
+ * Why a verified body could not be read as the JSON event (spec 2.7, 4.8).
+ *
+ * @example
+ * ```ts
+ * const code: WebhookBodyCode = "WEBHOOK_BODY_NOT_JSON";
+ * ```
+ */
+export type WebhookBodyCode = (typeof WEBHOOK_BODY_CODES)[number];

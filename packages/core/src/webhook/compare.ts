@@ -47,8 +47,8 @@ export function isTimestamp13(text: string): boolean {
 }
 
 /**
- * The value of a 13-ASCII-digit timestamp, or -1 when `text` has another shape. Checks and
- * converts in one pass for the verification fast path (13 digits stay below 2^53, so exact).
+ * The value of a 13-ASCII-digit timestamp, or -1 when `text` has another shape (spec 4.8).
+ * 13 digits stay below 2^53, so the value is exact.
  */
 export function parseTimestamp13(text: string): number {
   if (text.length !== 13) return -1;

@@ -38,7 +38,7 @@ export interface WebhookSignatureHeaders {
  * Request headers as a Fetch `Headers` or a plain record such as Node's `req.headers` (the
  * headers of spec 4.8). Names are matched case-insensitively either way; an array value (a
  * repeated header) is joined with `", "` as `Headers` would do. The result of `signWebhook` is
- * accepted as is. A record with lowercase names is read fastest.
+ * accepted as is.
  *
  * @example
  * ```ts
@@ -62,22 +62,10 @@ type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefin
  * ```
  */
 export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
-  return readHeaderNamed(headers, name, name.toLowerCase());
-}
-
-/** {@link readHeader} with the lowercase name precomputed, for the verification fast path. */
-export function readHeaderNamed(
-  headers: WebhookHeaders,
-  name: string,
-  lower: string,
-): string | undefined {
+  const lower = name.toLowerCase();
+  if (isHeaders(headers)) return headers.get(lower) ?? undefined;
   // WebhookSignatureHeaders is a record too; TypeScript only lacks its index signature.
   const record = headers as HeaderRecord;
-  // Fast path: Node's `req.headers` has lowercase names and trimmed values. A `Headers` object
-  // has no such own property, so it falls through to `get`.
-  const direct = record[lower];
-  if (typeof direct === "string" && !hasOuterWhitespace(direct)) return direct;
-  if (isHeaders(headers)) return headers.get(lower) ?? undefined;
   // Node lowercases names, so the exact lookups answer almost every call without a scan.
   let value = record[lower] ?? record[name];
   if (value === undefined) {
@@ -97,12 +85,11 @@ function isHeaders(headers: WebhookHeaders): headers is Headers {
   return typeof (headers as { get?: unknown }).get === "function";
 }
 
-function hasOuterWhitespace(value: string): boolean {
+/** Trims spaces and tabs at both ends, as `Headers` does with a value. */
+function trimHttpWhitespace(value: string): string {
+  // Values almost never have outer whitespace: two character tests spare them the regex.
   const first = value.charCodeAt(0);
   const last = value.charCodeAt(value.length - 1);
-  return first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09;
-}
-
-function trimHttpWhitespace(value: string): string {
-  return hasOuterWhitespace(value) ? value.replace(/^[ \t]+|[ \t]+$/g, "") : value;
+  const padded = first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09;
+  return padded ? value.replace(/^[ \t]+|[ \t]+$/g, "") : value;
 }

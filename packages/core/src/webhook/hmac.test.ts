@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createWebCryptoHmac, hmacSha256HexFrom, toHex, webCryptoHmacSha256Hex } from "./index.ts";
-import { secretBytes } from "./hmac.ts";
-import { recordingCreateHmac, syncHmacSha256Hex } from "./sync-hmac.fixtures.ts";
+import { createWebCryptoHmac, toHex, webCryptoHmacSha256Hex } from "./index.ts";
+import { syncHmacSha256Hex } from "./sync-hmac.fixtures.ts";
 
 // printf 'The quick brown fox jumps over the lazy dog' | openssl dgst -sha256 -hmac key
 const FOX = "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8";
@@ -77,28 +76,5 @@ describe("createWebCryptoHmac key cache", () => {
 describe("toHex", () => {
   it("writes two lowercase digits per byte", () => {
     expect(toHex(new Uint8Array([0, 10, 171, 255]))).toBe("000aabff");
-  });
-});
-
-describe("hmacSha256HexFrom (a createHmac such as node:crypto's)", () => {
-  it("computes HMAC-SHA256 of the whole message with the secret's UTF-8 bytes", () => {
-    const { createHmac, calls } = recordingCreateHmac();
-    expect(hmacSha256HexFrom(createHmac)("key", FOX_TEXT)).toBe(FOX);
-    expect(calls.map((c) => [c.algorithm, c.updates])).toEqual([["sha256", [FOX_TEXT]]]);
-  });
-});
-
-describe("secretBytes", () => {
-  it("encodes a secret as UTF-8 once and hands out the same bytes after", () => {
-    const bytes = secretBytes("clé-🔑");
-    expect([...bytes]).toEqual([...new TextEncoder().encode("clé-🔑")]);
-    expect(secretBytes("clé-🔑")).toBe(bytes);
-  });
-
-  it("keeps at most 64 secrets, dropping the oldest", () => {
-    const first = secretBytes("cache-test-0");
-    for (let i = 1; i <= 64; i++) secretBytes(`cache-test-${i}`);
-    expect(secretBytes("cache-test-64")).toBe(secretBytes("cache-test-64"));
-    expect(secretBytes("cache-test-0")).not.toBe(first);
   });
 });

@@ -1,3 +1,4 @@
+import { bodyView, signingMessage, type WebhookBody } from "./body.ts";
 import { canonicalQuery, queryOf, type QueryReading } from "./canonical-query.ts";
 import type { WebhookSignatureHeaders } from "./headers.ts";
 import { webCryptoHmacSha256Hex, type HmacSha256Hex } from "./hmac.ts";
@@ -15,8 +16,8 @@ export interface SignWebhookInput {
   readonly secret: string;
   /** The callback URL the request goes to; its query is signed as given (spec 4.8). */
   readonly url: string | URL;
-  /** The exact body text that will be sent. */
-  readonly body: string;
+  /** The exact body that will be sent: bytes, or text (signed as its UTF-8 bytes). */
+  readonly body: WebhookBody;
   /** Signing time in ms since the epoch; default `now()`. Must have 13 digits. */
   readonly timestamp?: number;
   /** Clock used when `timestamp` is absent; default `Date.now`. */
@@ -65,7 +66,8 @@ export async function signWebhook(input: SignWebhookInput): Promise<WebhookSigna
   const timestamp = String(time);
   const canonical = canonicalQuery(queryOf(input.url), { reading: input.reading ?? "raw" });
   const hmac = input.hmac ?? webCryptoHmacSha256Hex;
-  const signature = await hmac(input.secret, signingText(timestamp, canonical, input.body));
+  const message = signingMessage(timestamp, canonical, bodyView(input.body));
+  const signature = await hmac(input.secret, message);
   return { "X-Sign-Timestamp": timestamp, "X-Signature": signature };
 }
 

@@ -65,12 +65,12 @@ function sha256(data: Uint8Array): Uint8Array {
 const encoder = new TextEncoder();
 
 /** Synchronous HMAC-SHA256 → lowercase hex; an injectable `HmacSha256Hex` for tests. */
-export function syncHmacSha256Hex(secret: string, message: string): string {
+export function syncHmacSha256Hex(secret: string, message: string | Uint8Array): string {
   let key: Uint8Array = encoder.encode(secret);
   if (key.length > 64) key = sha256(key);
   const inner = new Uint8Array(64).map((_, i) => (key[i] ?? 0) ^ 0x36);
   const outer = new Uint8Array(64).map((_, i) => (key[i] ?? 0) ^ 0x5c);
-  const text = encoder.encode(message);
+  const text = typeof message === "string" ? encoder.encode(message) : message;
   const innerHash = sha256(concat(inner, text));
   return Array.from(sha256(concat(outer, innerHash)), (b) => b.toString(16).padStart(2, "0")).join(
     "",
@@ -90,7 +90,7 @@ const decoder = new TextDecoder();
 export interface CreateHmacCall {
   readonly algorithm: string;
   readonly key: Uint8Array;
-  readonly updates: string[];
+  readonly updates: (string | Uint8Array)[];
 }
 
 /**
@@ -103,12 +103,13 @@ export function recordingCreateHmac() {
     const call: CreateHmacCall = { algorithm, key, updates: [] };
     calls.push(call);
     const stream = {
-      update(data: string) {
+      update(data: string | Uint8Array) {
         call.updates.push(data);
         return stream;
       },
       digest(_encoding: "hex") {
-        return syncHmacSha256Hex(decoder.decode(key), call.updates.join(""));
+        const parts = call.updates.map((u) => (typeof u === "string" ? encoder.encode(u) : u));
+        return syncHmacSha256Hex(decoder.decode(key), parts.reduce(concat, new Uint8Array()));
       },
     };
     return stream;

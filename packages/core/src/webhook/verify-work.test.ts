@@ -36,15 +36,8 @@ describe("verifyWebhook: HMAC work", () => {
     expect(counter.calls()).toBe(2);
   });
 
-  it("computes a synchronous hmac during the call itself, without awaiting", async () => {
-    const counter = countingHmac();
-    const pending = verifyWebhook(literalInput({ secrets: ["other", SECRET], hmac: counter.hmac }));
-    expect(counter.calls()).toBe(2);
-    expect(await pending).toMatchObject({ ok: true, secretIndex: 1 });
-  });
-
-  it("goes on asynchronously when the hmac answers with a promise after a string", async () => {
-    const hmac = (secret: string, text: string) =>
+  it("accepts an hmac that answers with a string for one secret and a promise for another", async () => {
+    const hmac = (secret: string, text: string | Uint8Array) =>
       secret === SECRET
         ? Promise.resolve(syncHmacSha256Hex(secret, text))
         : syncHmacSha256Hex(secret, text);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { verifyWebhook, type SignatureDiagnosis, type VerifyWebhookInput } from "./index.ts";
-import { syncHmacSha256Hex } from "./sync-hmac.fixtures.ts";
+import { verifyWebhook, type SignatureDiagnosis, type VerifyWebhookInput } from "../index.ts";
+import { syncHmacSha256Hex } from "../sync-hmac.fixtures.ts";
 import {
   BODY,
   OPENSSL_SIGNATURE,
@@ -10,7 +10,7 @@ import {
   countingHmac,
   literalInput,
   signedInput,
-} from "./webhook.fixtures.ts";
+} from "../webhook.fixtures.ts";
 
 async function diagnosesOf(input: VerifyWebhookInput): Promise<readonly SignatureDiagnosis[]> {
   const result = await verifyWebhook(input);

@@ -4,21 +4,31 @@ export interface BodyVariant {
   readonly how: string;
 }
 
+// Keeps a leading U+FEFF as a character, so a byte-order mark can be told apart.
+const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 /**
- * Bodies a JSON body may have had before the receiver parsed and re-serialised it, or before a
- * trailing newline was added or removed: the "parsed instead of raw body" cause of spec 7.
- * Variants equal to `body` are left out. Only the failure path calls this.
+ * Bodies the signer may have signed instead of the one received: the body before the receiver
+ * parsed and re-serialised it, or with a trailing newline or a byte-order mark added or removed
+ * (the "parsed instead of raw body" cause of spec 7). A byte body is read as strict UTF-8; one
+ * that is not UTF-8 has no variants. Variants equal to the body are left out. Only the failure
+ * path calls this.
  */
-export function bodyVariants(body: string): BodyVariant[] {
+export function bodyVariants(received: string | Uint8Array): BodyVariant[] {
+  const body = typeof received === "string" ? received : decodeStrictly(received);
+  if (body === undefined) return [];
   const variants: BodyVariant[] = [];
   const add = (text: string, how: string): void => {
     if (text !== body && !variants.some((v) => v.text === text)) variants.push({ text, how });
   };
-  // Newline edits first: they are the smaller change, so they explain a match better.
+  // Newline and byte-order-mark edits first: they are the smaller change, so they explain a
+  // match better.
   if (body.endsWith("\r\n")) add(body.slice(0, -2), "without its trailing CRLF");
   if (body.endsWith("\n")) add(body.slice(0, -1), "without its trailing newline");
   else add(body + "\n", "with a trailing newline added");
-  const value = parseJson(body);
+  if (body.startsWith("\uFEFF")) add(body.slice(1), "without its leading byte-order mark");
+  else add("\uFEFF" + body, "with a leading byte-order mark (U+FEFF), which decoding dropped");
+  const value = parseJson(body.startsWith("\uFEFF") ? body.slice(1) : body);
   if (value !== undefined) {
     add(JSON.stringify(value), "re-serialised compactly (JSON.stringify)");
     add(JSON.stringify(value, null, 2), "pretty-printed with a 2-space indent");
@@ -29,6 +39,14 @@ export function bodyVariants(body: string): BodyVariant[] {
     add(escapeNonAscii(JSON.stringify(value)), "re-serialised with non-ASCII escaped as \\uXXXX");
   }
   return variants;
+}
+
+function decodeStrictly(bytes: Uint8Array): string | undefined {
+  try {
+    return strictDecoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 function parseJson(body: string): unknown {

@@ -7,8 +7,8 @@ import {
   verifyWebhookSync,
   type HmacSha256HexSync,
   type VerifyWebhookOptions,
-} from "./index.ts";
-import { recordingCreateHmac, syncHmacSha256Hex } from "./sync-hmac.fixtures.ts";
+} from "../index.ts";
+import { recordingCreateHmac, syncHmacSha256Hex } from "../sync-hmac.fixtures.ts";
 import {
   BODY,
   NOW,
@@ -17,7 +17,7 @@ import {
   TIMESTAMP,
   countingHmac,
   literalInput,
-} from "./webhook.fixtures.ts";
+} from "../webhook.fixtures.ts";
 
 /** The literal delivery of the fixtures without an hmac: each test picks one. */
 const delivery = (overrides: Partial<VerifyWebhookOptions> = {}): VerifyWebhookOptions => {
