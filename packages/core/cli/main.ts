@@ -1,0 +1,224 @@
+import { parseArgs } from "node:util";
+import { diagnoseWebhook, signWebhook } from "@overture/core/webhook";
+
+/** What the CLI touches, injected so tests run it in-process. */
+export interface CliIo {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  readonly readFile: (path: string) => Promise<Uint8Array<ArrayBuffer>>;
+  readonly fetch: typeof fetch;
+  readonly now: () => number;
+}
+
+const DEFAULT_SECRET_ENV = "OVERTURE_WEBHOOK_SECRET";
+const STATUSES = ["waiting", "in_progress", "success", "failure", "cancelled"];
+
+const HELP = `overture-webhooks: sign, send and verify the platform's webhook deliveries (spec 4.8, 4.9)
+
+Usage:
+  overture-webhooks sign   --url URL --body-file FILE [--timestamp MS] [--json]
+  overture-webhooks send   --url URL [--status STATUS] [--task-id ID] [--event-id ID] [--body-file FILE]
+  overture-webhooks verify --url URL --header "X-Sign-Timestamp: …" --header "X-Signature: …"
+                           --body-file FILE [--now MS] [--tolerance-ms MS]
+
+The secret is never an argument (arguments show in process lists): it is read from the
+environment variable ${DEFAULT_SECRET_ENV}, another one named by --secret-env NAME, or a file
+named by --secret-file PATH (one trailing newline ignored). Repeat --secret-env or --secret-file
+to verify against several secrets (rotation); --former-secret-env NAME explains a mismatch.
+No command prints a secret.
+
+  sign    prints the X-Sign-Timestamp and X-Signature headers for the body and the URL.
+  send    POSTs a signed test event (spec 2.7) for STATUS (default success: ${STATUSES.join(", ")})
+          to URL, like the platform, and prints the answer.
+  verify  checks a captured delivery rule by rule and says which rule failed.
+
+Exit codes: 0 done (signed, delivered with 2xx, valid); 1 refused (answer not 2xx, delivery not
+valid); 2 wrong usage or unreadable input.`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  url: { type: "string" },
+  "body-file": { type: "string" },
+  timestamp: { type: "string" },
+  json: { type: "boolean" },
+  status: { type: "string" },
+  "task-id": { type: "string" },
+  "event-id": { type: "string" },
+  header: { type: "string", multiple: true },
+  now: { type: "string" },
+  "tolerance-ms": { type: "string" },
+  "secret-env": { type: "string", multiple: true },
+  "secret-file": { type: "string", multiple: true },
+  "former-secret-env": { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type Values = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>["values"];
+
+/**
+ * Runs the CLI with `args` (without the program name) and returns the exit code.
+ */
+export async function run(args: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: OPTIONS,
+      allowPositionals: true,
+    });
+    const [command, ...rest] = positionals;
+    if (values.help || command === undefined || command === "help") {
+      io.out(HELP);
+      return command === undefined && !values.help ? 2 : 0;
+    }
+    if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
+    if (command === "sign") return await sign(values, io);
+    if (command === "send") return await send(values, io);
+    if (command === "verify") return await verify(values, io);
+    throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  } catch (error) {
+    if (!(error instanceof UsageError) && !(error instanceof TypeError)) throw error;
+    io.err(`overture-webhooks: ${error.message} (see --help)`);
+    return 2;
+  }
+}
+
+async function sign(values: Values, io: CliIo): Promise<number> {
+  const url = required(values.url, "--url");
+  const body = await readInput(io, required(values["body-file"], "--body-file"));
+  const [secret] = await secrets(values, io);
+  const timestamp =
+    values.timestamp === undefined ? io.now() : integer(values.timestamp, "--timestamp");
+  const headers = await signWebhook({ secret: secret ?? "", url, body, timestamp });
+  if (values.json) io.out(JSON.stringify(headers));
+  else for (const [name, value] of Object.entries(headers)) io.out(`${name}: ${value}`);
+  return 0;
+}
+
+async function send(values: Values, io: CliIo): Promise<number> {
+  const url = required(values.url, "--url");
+  const [secret] = await secrets(values, io);
+  const status = values.status ?? "success";
+  if (!STATUSES.includes(status))
+    throw new UsageError(`--status must be one of ${STATUSES.join(", ")}`);
+  const body =
+    values["body-file"] === undefined
+      ? JSON.stringify(testEvent(status, values["task-id"], values["event-id"]))
+      : await readInput(io, values["body-file"]);
+  const headers = await signWebhook({ secret: secret ?? "", url, body, timestamp: io.now() });
+  let response: Response;
+  try {
+    response = await io.fetch(url, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body,
+    });
+  } catch (error) {
+    io.err(
+      `overture-webhooks: no answer from ${url}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return 1;
+  }
+  const text = (await response.text()).slice(0, 500);
+  io.out(`HTTP ${response.status}${text ? ` ${text}` : ""}`);
+  return response.ok ? 0 : 1;
+}
+
+async function verify(values: Values, io: CliIo): Promise<number> {
+  const url = required(values.url, "--url");
+  const body = await readInput(io, required(values["body-file"], "--body-file"));
+  const headers: Record<string, string> = {};
+  for (const line of values.header ?? []) {
+    const colon = line.indexOf(":");
+    if (colon <= 0)
+      throw new UsageError(`--header must be "Name: value", got ${JSON.stringify(line)}`);
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  const diagnosis = await diagnoseWebhook({
+    body,
+    url,
+    headers,
+    secrets: await secrets(values, io),
+    formerSecrets: (values["former-secret-env"] ?? []).map((name) => fromEnv(io, name)),
+    now: values.now === undefined ? io.now : () => integer(values.now ?? "", "--now"),
+    ...(values["tolerance-ms"] === undefined
+      ? {}
+      : { toleranceMs: integer(values["tolerance-ms"], "--tolerance-ms") }),
+  });
+  for (const check of diagnosis.checks) {
+    io.out(
+      `${check.ok ? "ok  " : "FAIL"} ${check.rule}: ${check.message}${check.code && !check.ok ? ` [${check.code}]` : ""}`,
+    );
+  }
+  io.out(
+    diagnosis.ok
+      ? "valid"
+      : `not valid: ${diagnosis.checks
+          .filter((c) => !c.ok)
+          .map((c) => c.rule)
+          .join(", ")}`,
+  );
+  return diagnosis.ok ? 0 : 1;
+}
+
+/** The event the platform would send for `status` (spec 2.7), with fresh ids. */
+function testEvent(status: string, taskId?: string, eventId?: string) {
+  const hex = () =>
+    Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
+      b.toString(16).padStart(2, "0"),
+    ).join("");
+  const output =
+    status === "success"
+      ? { file_url: "https://files.example.invalid/overture-test.mp3" }
+      : status === "failure"
+        ? { error: { code: 500, message: "Test failure sent by overture-webhooks" } }
+        : {};
+  return {
+    event_id: eventId ?? hex(),
+    task_id: taskId ?? hex().toUpperCase(),
+    status,
+    output,
+    usage_info: null,
+  };
+}
+
+async function secrets(values: Values, io: CliIo): Promise<string[]> {
+  const names = values["secret-env"] ?? [];
+  const files = values["secret-file"] ?? [];
+  const found = names.map((name) => fromEnv(io, name));
+  for (const path of files)
+    found.push(new TextDecoder().decode(await readInput(io, path)).replace(/\r?\n$/, ""));
+  if (found.length === 0) found.push(fromEnv(io, DEFAULT_SECRET_ENV));
+  if (found.some((secret) => secret === "")) throw new UsageError("a webhook secret is empty");
+  return found;
+}
+
+function fromEnv(io: CliIo, name: string): string {
+  const value = io.env[name];
+  if (value === undefined || value === "")
+    throw new UsageError(`set the webhook secret in the environment variable ${name}`);
+  return value;
+}
+
+async function readInput(io: CliIo, path: string): Promise<Uint8Array<ArrayBuffer>> {
+  try {
+    return await io.readFile(path);
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === "") throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+function integer(text: string, flag: string): number {
+  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} must be a whole number of milliseconds`);
+  return Number(text);
+}

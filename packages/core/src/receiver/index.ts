@@ -1,0 +1,24 @@
+/**
+ * Webhook receivers (spec 4.8, 4.9, 6): a fetch-style handler and the framework-free function
+ * under it. Each verifies over the raw bytes with the timestamp window, secret rotation and
+ * diagnostics of `@overture/core/webhook`, checks the event of spec 2.7, dedupes by `event_id`
+ * with `seen`, and calls `onEvent`. The Node middleware is `@overture/core/receiver/node`.
+ *
+ * @packageDocumentation
+ */
+export {
+  WEBHOOK_BODY_ALREADY_PARSED,
+  WEBHOOK_BODY_TOO_LARGE,
+  WEBHOOK_EVENT_INVALID,
+  WEBHOOK_HANDLER_FAILED,
+  WEBHOOK_METHOD_NOT_ALLOWED,
+} from "./codes.ts";
+export { createWebhookHandler } from "./handler.ts";
+export { DEFAULT_MAX_BODY_BYTES, receiveWebhook } from "./receive.ts";
+export type {
+  WebhookAnswer,
+  WebhookDelivery,
+  WebhookEventContext,
+  WebhookReceiverOptions,
+  WebhookRejection,
+} from "./receive.ts";
