@@ -12,6 +12,8 @@ describe("CLI options", () => {
       autoApprove: false,
       queryReading: "raw",
       rotation: "rotate",
+      profile: "readable",
+      basicAuthEncoding: "spec",
     });
   });
 
@@ -34,6 +36,14 @@ describe("CLI options", () => {
       "s.json",
       "--failure-rate",
       "0.2",
+      "--profile",
+      "live",
+      "--basic-auth-encoding",
+      "either",
+      "--backend-url",
+      "http://127.0.0.1:9000",
+      "--data-dir",
+      ".data/emulator",
     ];
     expect(parseCliArgs(args, {})).toMatchObject({
       port: 0,
@@ -45,6 +55,10 @@ describe("CLI options", () => {
       rotation: "rotate-detect-reuse",
       seedFile: "s.json",
       failureRate: 0.2,
+      profile: "live",
+      basicAuthEncoding: "either",
+      backendUrl: "http://127.0.0.1:9000",
+      dataDir: ".data/emulator",
     });
   });
 
@@ -53,18 +67,34 @@ describe("CLI options", () => {
       PLATFORM_EMULATOR_PORT: "5000",
       PLATFORM_EMULATOR_AUTO_APPROVE: "1",
       PLATFORM_EMULATOR_SPEED: "spec",
+      PLATFORM_EMULATOR_STATE_FILE: "/tmp/emu.json",
     };
     expect(parseCliArgs(["--port", "6000"], env)).toMatchObject({
       port: 6000,
       autoApprove: true,
       speed: "spec",
+      stateFile: "/tmp/emu.json",
     });
   });
 
   it("lists every invalid value at once", () => {
     expect(() =>
-      parseCliArgs(["--port", "x", "--speed", "fast", "--rotation", "sometimes"], {}),
-    ).toThrow(/--port[\s\S]*--speed[\s\S]*--rotation/);
+      parseCliArgs(
+        [
+          "--port",
+          "x",
+          "--backend-url",
+          "ftp://x",
+          "--speed",
+          "fast",
+          "--rotation",
+          "sometimes",
+          "--profile",
+          "prod",
+        ],
+        {},
+      ),
+    ).toThrow(/--port[\s\S]*--backend-url[\s\S]*--profile[\s\S]*--speed[\s\S]*--rotation/);
   });
 
   it("refuses unknown flags", () => {

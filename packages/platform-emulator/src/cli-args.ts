@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import type { QueryReading, RefreshRotation } from "./options.ts";
+import type { BasicAuthEncoding, QueryReading, RefreshRotation } from "./options.ts";
+import type { ProfileName } from "./profile.ts";
 
 export interface CliConfig {
   host: string;
@@ -8,12 +9,17 @@ export interface CliConfig {
   publicUrl: string | undefined;
   publicApiUrl: string | undefined;
   seedFile: string | undefined;
+  backendUrl: string | undefined;
+  dataDir: string | undefined;
+  stateFile: string | undefined;
+  profile: ProfileName;
   speed: "demo" | "spec";
   scale: number;
   failureRate: number | undefined;
   autoApprove: boolean;
   queryReading: QueryReading;
   rotation: RefreshRotation;
+  basicAuthEncoding: BasicAuthEncoding;
   help: boolean;
 }
 
@@ -26,12 +32,17 @@ Options (flag, or environment variable):
   --public-url <url>       PLATFORM_EMULATOR_PUBLIC_URL    base_url to emit when behind a proxy
   --public-api-url <url>   PLATFORM_EMULATOR_PUBLIC_API_URL
   --seed <file.json>       PLATFORM_EMULATOR_SEED          console resources (default: the demo identities)
+  --backend-url <url>      PLATFORM_EMULATOR_BACKEND_URL   register every seeded app's redirect_uri at <url>/oauth/callback
+  --data-dir <dir>         PLATFORM_EMULATOR_DATA_DIR      keep state in <dir> so a restart loses nothing (default: memory only)
+  --state-file <file>      PLATFORM_EMULATOR_STATE_FILE    the same, naming the state file itself
+  --profile readable|live  PLATFORM_EMULATOR_PROFILE       answer shapes: readable (default) or as the live platform does
   --speed demo|spec        PLATFORM_EMULATOR_SPEED         task durations: seconds, or the spec's 1-10 minutes
   --scale <x>              PLATFORM_EMULATOR_SCALE         clock scale (e.g. 60 with --speed spec)
   --failure-rate <0..1>    PLATFORM_EMULATOR_FAILURE_RATE  share of tasks that fail (seeded, repeatable)
   --auto-approve           PLATFORM_EMULATOR_AUTO_APPROVE=1  approve consent at once (headless demos)
   --query-reading raw|form-decoded  PLATFORM_EMULATOR_QUERY_READING  how callback queries are signed
   --rotation off|rotate|rotate-detect-reuse  PLATFORM_EMULATOR_ROTATION  refresh-token rotation
+  --basic-auth-encoding spec|rfc6749|either  PLATFORM_EMULATOR_BASIC_AUTH_ENCODING  reading of Basic client credentials (default spec)
   --help`;
 
 /** Reads flags, then environment variables, then defaults; throws listing every bad value. */
@@ -46,12 +57,17 @@ export function parseCliArgs(argv: string[], env: Record<string, string | undefi
       "public-url": { type: "string" },
       "public-api-url": { type: "string" },
       seed: { type: "string" },
+      "backend-url": { type: "string" },
+      "data-dir": { type: "string" },
+      "state-file": { type: "string" },
+      profile: { type: "string" },
       speed: { type: "string" },
       scale: { type: "string" },
       "failure-rate": { type: "string" },
       "auto-approve": { type: "boolean" },
       "query-reading": { type: "string" },
       rotation: { type: "string" },
+      "basic-auth-encoding": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -85,6 +101,10 @@ export function parseCliArgs(argv: string[], env: Record<string, string | undefi
     publicUrl: pick("public-url", "PUBLIC_URL"),
     publicApiUrl: pick("public-api-url", "PUBLIC_API_URL"),
     seedFile: pick("seed", "SEED"),
+    dataDir: pick("data-dir", "DATA_DIR"),
+    stateFile: pick("state-file", "STATE_FILE"),
+    backendUrl: httpUrl(pick("backend-url", "BACKEND_URL"), "--backend-url", errors),
+    profile: oneOf(pick("profile", "PROFILE"), "--profile", ["readable", "live"], "readable"),
     speed: oneOf(pick("speed", "SPEED"), "--speed", ["demo", "spec"], "demo"),
     scale: num(pick("scale", "SCALE"), "--scale", (n) => n > 0 && Number.isFinite(n)) ?? 1,
     failureRate: num(
@@ -107,8 +127,21 @@ export function parseCliArgs(argv: string[], env: Record<string, string | undefi
       ["off", "rotate", "rotate-detect-reuse"],
       "rotate",
     ),
+    basicAuthEncoding: oneOf(
+      pick("basic-auth-encoding", "BASIC_AUTH_ENCODING"),
+      "--basic-auth-encoding",
+      ["spec", "rfc6749", "either"],
+      "spec",
+    ),
     help: values.help ?? false,
   };
   if (errors.length > 0) throw new Error(`invalid options:\n  ${errors.join("\n  ")}`);
   return config;
+}
+
+function httpUrl(text: string | undefined, label: string, errors: string[]): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^https?:\/\//i.test(text) || !URL.canParse(text))
+    errors.push(`${label}: expected an http(s) URL, got ${JSON.stringify(text)}`);
+  return text;
 }

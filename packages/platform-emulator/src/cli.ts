@@ -1,6 +1,8 @@
+#!/usr/bin/env node
 import { parseCliArgs, USAGE, type CliConfig } from "./cli-args.ts";
 import { CONTROL_PREFIX } from "./control/routes.ts";
 import { loadSeedFile } from "./seed/load.ts";
+import { seedFor } from "./seed/seed-for.ts";
 import { startPlatformEmulator, type RunningEmulator } from "./server.ts";
 
 async function main(): Promise<void> {
@@ -15,7 +17,10 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const seed = config.seedFile ? await loadSeedFile(config.seedFile) : undefined;
+  const loaded = config.seedFile ? await loadSeedFile(config.seedFile) : undefined;
+  const seed = config.backendUrl
+    ? seedFor({ backendUrl: config.backendUrl, ...(loaded ? { seed: loaded } : {}) })
+    : loaded;
   const running = await startPlatformEmulator({
     host: config.host,
     port: config.port,
@@ -23,12 +28,16 @@ async function main(): Promise<void> {
     baseUrl: config.publicUrl,
     apiUrl: config.publicApiUrl,
     seed,
+    profile: config.profile,
     speed: config.speed,
     clockScale: config.scale,
     ...(config.failureRate !== undefined ? { timing: { failureRate: config.failureRate } } : {}),
     autoApprove: config.autoApprove,
     queryReading: config.queryReading,
     refreshTokenRotation: config.rotation,
+    basicAuthEncoding: config.basicAuthEncoding,
+    dataDir: config.dataDir,
+    stateFile: config.stateFile,
   });
   console.log(banner(running, config));
   const stop = () => {
@@ -45,8 +54,10 @@ function banner(running: RunningEmulator, config: CliConfig): string {
     `  base_url  ${running.url}`,
     `  api_url   ${running.apiUrl}`,
     `  console   ${running.url}${CONTROL_PREFIX}/console   (control API ${running.url}${CONTROL_PREFIX}/)`,
-    `  speed ${config.speed}, clock scale ${config.scale}×, auto-approve ${config.autoApprove ? "on" : "off"}, ` +
-      `refresh rotation ${config.rotation}, query reading ${config.queryReading}`,
+    `  state     ${config.stateFile ?? config.dataDir ?? "in memory only (--data-dir keeps it across restarts)"}`,
+    `  profile ${config.profile}, speed ${config.speed}, clock scale ${config.scale}×, auto-approve ${config.autoApprove ? "on" : "off"}, ` +
+      `refresh rotation ${config.rotation}, query reading ${config.queryReading}, ` +
+      `Basic auth ${config.basicAuthEncoding}`,
     "",
     "applications:",
     ...s.applications.map(

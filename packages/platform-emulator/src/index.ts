@@ -1,6 +1,6 @@
 /**
  * @overture/platform-emulator: a faithful local stand-in for the platform of
- * shared/spec/platform-interface.md, for tests, demos and other apps.
+ * docs/platform-interface.md, for tests, demos and other apps.
  *
  * @packageDocumentation
  */
@@ -13,6 +13,7 @@ export {
   resolveOptions,
 } from "./options.ts";
 export type {
+  BasicAuthEncoding,
   DurationRange,
   PlatformEmulatorOptions,
   QueryReading,
@@ -20,13 +21,15 @@ export type {
   ResolvedOptions,
   TaskTiming,
 } from "./options.ts";
+export { PROFILE_DEFAULTS, PROFILES } from "./profile.ts";
+export type { Alternating, ProfileName, ResponseShape } from "./profile.ts";
 export { createClock } from "./clock/clock.ts";
 export type { ClockOptions, ClockSource, EmulatorClock, TimerId } from "./clock/clock.ts";
 export { ControlError } from "./control/control.ts";
-export type { EmulatorControl, FaultControl } from "./control/control.ts";
+export type { ApplicationPatch, EmulatorControl, FaultControl } from "./control/control.ts";
 export type { TaskFaultMode, WebhookFaults } from "./control/faults.ts";
 export type { ConsoleSnapshot, ControlTaskView, DeliveryView } from "./control/views.ts";
 export { CONTROL_PREFIX } from "./control/routes.ts";
 export type { AttemptFailure, AttemptLog, DeliveryState } from "./webhooks/types.ts";
-export { DEFAULT_SEED, initialsAvatar, parseSeed, seedSchema } from "./seed/index.ts";
-export type { EmulatorSeed, EmulatorSeedInput } from "./seed/index.ts";
+export { DEFAULT_SEED, initialsAvatar, parseSeed, seedFor, seedSchema } from "./seed/index.ts";
+export type { EmulatorSeed, EmulatorSeedInput, SeedForInput } from "./seed/index.ts";

@@ -1,5 +1,8 @@
+import { AUDIO_FORMATS, type AudioFormat, type AudioFormatName } from "./audio/format.ts";
 import type { ClockSource, EmulatorClock } from "./clock/clock.ts";
+import { PROFILE_DEFAULTS, PROFILES, type ProfileName, type ResponseShape } from "./profile.ts";
 import { DEFAULT_SEED } from "./seed/default-seed.ts";
+import { MAX_DURATION_SECONDS } from "./tasks/params.ts";
 import { parseSeed, type EmulatorSeed, type EmulatorSeedInput } from "./seed/schema.ts";
 
 /** A fixed duration or an inclusive `[min, max]` range drawn from the seeded PRNG. */
@@ -23,9 +26,23 @@ export const TIMING_PRESETS: Record<"demo" | "spec", TaskTiming> = {
 };
 
 export type QueryReading = "raw" | "form-decoded";
+/**
+ * How the token endpoint reads HTTP Basic client credentials: `spec` (4.2:
+ * `base64(client_id:client_secret)` as is), `rfc6749` (form-decoded first, RFC 6749 2.3.1) or
+ * `either`.
+ */
+export type BasicAuthEncoding = "spec" | "rfc6749" | "either";
 export type RefreshRotation = "off" | "rotate" | "rotate-detect-reuse";
 
 export interface PlatformEmulatorOptions {
+  /**
+   * `readable` (default): shapes easy to read in tests and logs. `live`: answers as the live
+   * platform is known to (ids, pricing, `output.url`, both failure shapes, `usage_info: null`,
+   * JSON submits, signed 7-day result links …; see the README). Default `readable`.
+   */
+  profile?: ProfileName;
+  /** Overrides single fields of the profile's response shape (e.g. `{ outputUrlField: "url" }`). */
+  shape?: Partial<ResponseShape>;
   /** Console resources; default: the project's demo identities (see README). */
   seed?: EmulatorSeedInput;
   /** Public `{base_url}` used in URLs the emulator emits. Default http://127.0.0.1:4010. */
@@ -47,15 +64,27 @@ export interface PlatformEmulatorOptions {
   queryReading?: QueryReading;
   /** Default `rotate`. */
   refreshTokenRotation?: RefreshRotation;
+  /** Reading of Basic client credentials at the token endpoint. Default `spec`. */
+  basicAuthEncoding?: BasicAuthEncoding;
   accessTokenTtlSeconds?: number;
   refreshTokenTtlSeconds?: number;
   proxyTokenTtlSeconds?: number;
   codeTtlSeconds?: number;
   consentTtlSeconds?: number;
-  /** Result download link validity (spec 8: usually 24 h). */
+  /** Result download link validity. Default 24 h (spec 8); 7 days in the live profile. */
   fileTtlMs?: number;
-  /** Cap on the synthesised audio length, in seconds (memory). Default 30. */
+  /** Audio length of a submit without `duration`. Default 30 s; 60 s in the live profile. */
+  defaultDurationSeconds?: number;
+  /**
+   * Cap on the audio length in seconds; a capped task says so in `output` (`requested_duration`,
+   * `notice`). Default 600, the longest duration the submit accepts: no cap.
+   */
   maxAudioSeconds?: number;
+  /**
+   * WAV layout of results: `compact` 22.05 kHz mono, `studio` 48 kHz stereo (a 240 s track is
+   * ~46 MB, like ACE-Step's). Default `compact`; `studio` in the live profile.
+   */
+  audioFormat?: AudioFormatName;
   webhook?: {
     /** Per-attempt timeout in wall milliseconds (a network measure, not scaled). Default 10 000. */
     timeoutMs?: number;
@@ -68,9 +97,19 @@ export interface PlatformEmulatorOptions {
   proxyTokenKey?: string;
   /** A hanging task request answers 504 after this many wall ms unless the client leaves first. */
   hangMs?: number;
+  /**
+   * A folder to keep the emulator's state in (`platform-emulator-state.json`): apps, grants,
+   * tokens, tasks, files, webhook secrets, deliveries, the token key and the clock survive a
+   * restart from the same folder. Default: none (state lives in memory only).
+   */
+  dataDir?: string;
+  /** The state file itself, instead of `dataDir`. */
+  stateFile?: string;
 }
 
 export interface ResolvedOptions {
+  profile: ProfileName;
+  shape: Readonly<ResponseShape>;
   seed: EmulatorSeed;
   baseUrl: string;
   apiUrl: string;
@@ -79,13 +118,16 @@ export interface ResolvedOptions {
   fetch: typeof fetch;
   queryReading: QueryReading;
   refreshTokenRotation: RefreshRotation;
+  basicAuthEncoding: BasicAuthEncoding;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   proxyTokenTtlSeconds: number;
   codeTtlSeconds: number;
   consentTtlSeconds: number;
   fileTtlMs: number;
+  defaultDurationSeconds: number;
   maxAudioSeconds: number;
+  audioFormat: AudioFormat;
   webhookTimeoutMs: number;
   retryDelaysMs: readonly number[];
   timestampClock: "emulator" | "wall";
@@ -97,7 +139,13 @@ export const DEFAULT_RETRY_DELAYS_MS = [200, 5_000, 15_000, 30_000, 120_000] as 
 
 export function resolveOptions(options: PlatformEmulatorOptions): ResolvedOptions {
   const baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL);
+  const profile = options.profile ?? "readable";
+  if (!(profile in PROFILES))
+    throw new TypeError(`unknown profile ${JSON.stringify(profile)}: use "readable" or "live"`);
+  const defaults = PROFILE_DEFAULTS[profile];
   return {
+    profile,
+    shape: { ...PROFILES[profile], ...options.shape },
     seed: parseSeed(options.seed ?? DEFAULT_SEED),
     baseUrl,
     apiUrl: trimSlash(options.apiUrl ?? baseUrl),
@@ -106,13 +154,16 @@ export function resolveOptions(options: PlatformEmulatorOptions): ResolvedOption
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     queryReading: options.queryReading ?? "raw",
     refreshTokenRotation: options.refreshTokenRotation ?? "rotate",
+    basicAuthEncoding: options.basicAuthEncoding ?? "spec",
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 7_200,
     refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 30 * 24 * 3_600,
     proxyTokenTtlSeconds: options.proxyTokenTtlSeconds ?? 1_800,
     codeTtlSeconds: options.codeTtlSeconds ?? 60,
     consentTtlSeconds: options.consentTtlSeconds ?? 600,
-    fileTtlMs: options.fileTtlMs ?? 24 * 3_600_000,
-    maxAudioSeconds: options.maxAudioSeconds ?? 30,
+    fileTtlMs: options.fileTtlMs ?? defaults.fileTtlMs,
+    defaultDurationSeconds: options.defaultDurationSeconds ?? defaults.defaultDurationSeconds,
+    maxAudioSeconds: options.maxAudioSeconds ?? MAX_DURATION_SECONDS,
+    audioFormat: AUDIO_FORMATS[options.audioFormat ?? defaults.audioFormat],
     webhookTimeoutMs: options.webhook?.timeoutMs ?? 10_000,
     retryDelaysMs: options.webhook?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     timestampClock: options.webhook?.timestampClock ?? "emulator",

@@ -1,5 +1,6 @@
 import type { EmulatorContext } from "../context.ts";
-import { parseSeed, type EmulatorSeed, type EmulatorSeedInput } from "../seed/schema.ts";
+import type { AppRecord } from "../state/types.ts";
+import { parseSeed, type EmulatorSeedInput } from "../seed/schema.ts";
 import { randomId } from "../util/random.ts";
 import { releaseHangs, type TaskFaultMode, type WebhookFaults } from "./faults.ts";
 import {
@@ -10,6 +11,13 @@ import {
   type ControlTaskView,
   type DeliveryView,
 } from "./views.ts";
+
+/** Fields of a registered application the console may change (spec 2.1). */
+export type ApplicationPatch = Partial<
+  Pick<AppRecord, "name" | "description" | "homepage" | "redirect_uri" | "client_secret">
+>;
+
+const APP_FIELDS = ["name", "description", "homepage", "redirect_uri", "client_secret"] as const;
 
 /** A control-plane refusal; the HTTP control plane answers with `status`. */
 export class ControlError extends Error {
@@ -68,6 +76,11 @@ export interface EmulatorControl {
   resetWebhookSecret(namespace: string): string;
   setWebhookSecret(namespace: string, secret: string): void;
   setQuota(namespace: string, quota: number): void;
+  /**
+   * Console "edit application": changes fields of a registered application in place (grants and
+   * tokens stay), e.g. its `redirect_uri` once the backend's port is known. Returns the record.
+   */
+  updateApplication(clientId: string, patch: ApplicationPatch): AppRecord;
   listTasks(filter?: { namespace?: string; status?: string }): ControlTaskView[];
   getTask(id: string): ControlTaskView | undefined;
   listDeliveries(filter?: { taskId?: string; state?: string }): DeliveryView[];
@@ -75,13 +88,19 @@ export interface EmulatorControl {
   /** One manual attempt of a failed or dropped delivery (spec 6 rule 4). */
   retryDelivery(id: string): Promise<DeliveryView>;
   readonly faults: FaultControl;
-  /** Stops timers, aborts deliveries, releases hangs. */
+  /** Writes the state file now (`dataDir`/`stateFile`); otherwise does nothing. */
+  flush(): void;
+  /** Saves the state (with a state file), then stops timers, aborts deliveries, releases hangs. */
   close(): void;
 }
 
-export function createControl(ctx: EmulatorContext, initialSeed: EmulatorSeed): EmulatorControl {
-  let currentSeed = initialSeed;
+export function createControl(ctx: EmulatorContext): EmulatorControl {
+  let currentSeed = ctx.state.seed;
   const settle = () => ctx.tracker.settle();
+  const saved = <T>(value: T): T => {
+    ctx.persistence.changed();
+    return value;
+  };
   const account = (namespace: string) => {
     const found = ctx.state.accounts.get(namespace);
     if (!found) throw new ControlError("namespace_not_found", `no namespace ${namespace}`, 404);
@@ -103,6 +122,7 @@ export function createControl(ctx: EmulatorContext, initialSeed: EmulatorSeed): 
     stopAll();
     clearFaults();
     ctx.state.load(currentSeed);
+    ctx.persistence.changed();
   };
 
   return {
@@ -138,20 +158,33 @@ export function createControl(ctx: EmulatorContext, initialSeed: EmulatorSeed): 
       const user =
         userId !== undefined ? ctx.state.users.get(userId) : ctx.state.userByLogin(login ?? "");
       if (!user) throw new ControlError("user_not_found", "no such user", 404);
-      return ctx.grants.revokeAuthorization(user.id, clientId);
+      return saved(ctx.grants.revokeAuthorization(user.id, clientId));
     },
     resetWebhookSecret(namespace) {
       const secret = randomId("whsec_", 24);
       account(namespace).webhookSecret = secret;
-      return secret;
+      return saved(secret);
     },
     setWebhookSecret(namespace, secret) {
-      account(namespace).webhookSecret = secret;
+      account(namespace).webhookSecret = saved(secret);
     },
     setQuota(namespace, quota) {
       if (!Number.isInteger(quota) || quota < 0)
         throw new ControlError("invalid_quota", "quota must be an integer ≥ 0");
-      account(namespace).quota = quota;
+      account(namespace).quota = saved(quota);
+    },
+    updateApplication(clientId, patch) {
+      const app = ctx.state.apps.get(clientId);
+      if (!app) throw new ControlError("application_not_found", `no application ${clientId}`, 404);
+      if (patch.redirect_uri !== undefined && !URL.canParse(patch.redirect_uri))
+        throw new ControlError("invalid_application", "redirect_uri must be an absolute URL");
+      if (patch.client_secret === "")
+        throw new ControlError("invalid_application", "client_secret must not be empty");
+      for (const key of APP_FIELDS) {
+        const value = patch[key];
+        if (value !== undefined) app[key] = value;
+      }
+      return saved({ ...app });
     },
     listTasks(filter = {}) {
       return [...ctx.state.tasks.values()]
@@ -184,7 +217,7 @@ export function createControl(ctx: EmulatorContext, initialSeed: EmulatorSeed): 
           409,
         );
       await ctx.webhooks.retry(id);
-      return deliveryView(r);
+      return saved(deliveryView(r));
     },
     faults: {
       failNextTaskRequests(n, mode = "5xx", status = 503) {
@@ -216,7 +249,12 @@ export function createControl(ctx: EmulatorContext, initialSeed: EmulatorSeed): 
         webhooks: { ...ctx.faults.webhooks },
       }),
     },
+    flush() {
+      ctx.persistence.flush();
+    },
     close() {
+      // Save first: stopping drops timers and records the state file must keep.
+      ctx.persistence.close();
       stopAll();
       ctx.clock.close();
     },

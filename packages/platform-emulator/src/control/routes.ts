@@ -84,6 +84,19 @@ export function controlRoutes(ctx: EmulatorContext, control: EmulatorControl): H
     control.setQuota(c.req.param("namespace"), quota);
     return c.json({ ok: true });
   });
+  app.patch("/applications/:clientId", async (c) => {
+    const patch = z
+      .object({
+        name: z.string().min(1).optional(),
+        description: z.string().optional(),
+        homepage: z.string().optional(),
+        redirect_uri: z.string().optional(),
+        client_secret: z.string().optional(),
+      })
+      .strict()
+      .parse(await c.req.json());
+    return c.json(control.updateApplication(c.req.param("clientId"), patch));
+  });
   app.post("/authorizations/revoke", async (c) => {
     const body = z
       .object({
@@ -173,6 +186,7 @@ const ENDPOINTS = {
     "POST /__emulator/accounts/:namespace/webhook-secret/reset",
     "PUT /__emulator/accounts/:namespace/webhook-secret",
     "PUT /__emulator/accounts/:namespace/quota",
+    "PATCH /__emulator/applications/:client_id",
     "POST /__emulator/authorizations/revoke",
     "GET /__emulator/tasks",
     "GET /__emulator/tasks/:id",

@@ -29,13 +29,7 @@ export function authorizeRoutes(ctx: EmulatorContext): Hono {
       );
     const redirectUri = q("redirect_uri");
     // Spec 2.1/7: a redirect_uri that differs from the registered one is rejected, never followed.
-    if (redirectUri !== client.redirect_uri)
-      return showError(
-        c,
-        "Redirect address not registered",
-        `The redirect_uri does not equal the one registered for ${client.name}.`,
-        redirectUri ?? "(missing redirect_uri)",
-      );
+    if (redirectUri !== client.redirect_uri) return redirectMismatch(c, client, redirectUri);
     const state = q("state");
     const back = (error: string, description: string) =>
       c.redirect(withParams(redirectUri, { error, error_description: description, state }), 302);
@@ -139,7 +133,47 @@ function sameOrigin(c: Context, baseUrl: string): boolean {
   return origin === new URL(c.req.url).origin || origin === new URL(baseUrl).origin;
 }
 
-function showError(c: Context, title: string, message: string, detail?: string): Response {
+/**
+ * Names both addresses so whoever runs the application sees what to fix: a backend on another
+ * port than the one registered is the common case. A caller that asks for JSON (not a browser)
+ * gets the same facts as an RFC 6749-style error body.
+ */
+function redirectMismatch(c: Context, client: AppRecord, requested: string | undefined): Response {
+  const asked = requested ?? "(no redirect_uri)";
+  const description =
+    `redirect_uri ${asked} is not the one registered for ${client.name} ` +
+    `(${client.redirect_uri}); they must be equal (spec 2.1)`;
+  const accept = c.req.header("Accept") ?? "";
+  if (/application\/json/i.test(accept) && !/text\/html/i.test(accept))
+    return c.json(
+      {
+        error: "invalid_request",
+        error_description: description,
+        redirect_uri: requested ?? null,
+        registered_redirect_uri: client.redirect_uri,
+      },
+      400,
+    );
+  return showError(
+    c,
+    "Redirect address not registered",
+    `${client.name} asked to come back to an address that is not the one registered for it, ` +
+      "so the platform will not send you there. Register the address the application uses " +
+      "(platform console → applications), or run the application's backend at the registered " +
+      "address (its public URL and port).",
+    [
+      ["Address in this request", asked],
+      ["Address registered for the application", client.redirect_uri],
+    ],
+  );
+}
+
+function showError(
+  c: Context,
+  title: string,
+  message: string,
+  detail?: Parameters<typeof errorPage>[2],
+): Response {
   return c.body(errorPage(title, message, detail), 400, pageHeaders());
 }
 

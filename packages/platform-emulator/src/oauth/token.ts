@@ -26,7 +26,12 @@ export function tokenRoutes(ctx: EmulatorContext): Hono {
     const form = new URLSearchParams(await c.req.text());
     const repeated = [...new Set(form.keys())].find((k) => form.getAll(k).length > 1);
     if (repeated) return oauthError(c, 400, "invalid_request", `parameter ${repeated} is repeated`);
-    const auth = authenticateClient(ctx.state, c.req.header("Authorization"), form);
+    const auth = authenticateClient(
+      ctx.state,
+      c.req.header("Authorization"),
+      form,
+      ctx.options.basicAuthEncoding,
+    );
     if (!auth.ok) {
       const status = auth.error === "invalid_client" ? 401 : 400;
       const headers = auth.basic

@@ -43,6 +43,15 @@ export const DEFAULT_SEED = {
       client_id: "overture-local",
       client_secret: "overture-local-secret-change-me",
     },
+    {
+      // A secret that form-encoding changes (+ / =): clients must send Basic as spec 4.2 words it.
+      name: "Overture (spec Basic auth check)",
+      description: "Same as Overture, with a client_secret containing + / and =.",
+      homepage: "http://127.0.0.1:8787",
+      redirect_uri: "http://127.0.0.1:8787/oauth/callback",
+      client_id: "overture-local-b64",
+      client_secret: "emu+local/spec-basic=secret==",
+    },
   ],
   webhookSecrets: {},
   quotas: {},

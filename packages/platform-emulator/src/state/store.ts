@@ -26,6 +26,10 @@ export class EmulatorState {
   consentRequests = new Map<string, ConsentRequest>();
   tasks = new Map<string, TaskRecord>();
   files = new Map<string, FileRecord>();
+  /** The seed this state was loaded from (what `reset()` goes back to). */
+  seed!: EmulatorSeed;
+  /** Tasks submitted since the last load (numbers each task: `TaskRecord.sequence`). */
+  taskCount = 0;
 
   constructor(seed: EmulatorSeed) {
     this.load(seed);
@@ -46,6 +50,8 @@ export class EmulatorState {
       this.files,
     ])
       map.clear();
+    this.taskCount = 0;
+    this.seed = seed;
     const account = (namespace: string, kind: AccountRecord["kind"], name: string) => ({
       namespace,
       kind,

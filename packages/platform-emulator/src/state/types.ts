@@ -81,6 +81,8 @@ export type ParamValue = string | number | boolean | null;
 
 export interface TaskRecord {
   id: string;
+  /** 1-based submission number in this run: picks the variant where a live shape alternates. */
+  sequence: number;
   namespace: string;
   consoleTokenId: number;
   status: TaskStatusValue;
@@ -89,7 +91,12 @@ export interface TaskRecord {
   completedAt?: number;
   parameters: Record<string, ParamValue>;
   output: Record<string, unknown>;
-  usageInfo: Record<string, unknown>;
+  /** `{}` (readable) or `null` (live) until the task ends. */
+  usageInfo: Record<string, unknown> | null;
+  /** Live profile: the price of the task in CNY. */
+  price?: number;
+  /** Live profile: the top-level `message` of a failed task. */
+  message?: string;
   webhookUrl?: string;
   /** Decided at submit from the seeded PRNG, so runs repeat. */
   plan: { waitingMs: number; runningMs: number; fails: boolean };
@@ -100,6 +107,11 @@ export interface FileRecord {
   id: string;
   taskId: string;
   prompt: string;
+  /** Audio length; the WAV is regenerated from prompt, length and format on each download. */
   seconds: number;
+  sampleRate: number;
+  channels: 1 | 2;
+  /** When the link was issued (the task's completion), emulator ms. */
+  issuedAt: number;
   expiresAt: number;
 }

@@ -1,3 +1,4 @@
+import type { FileLinks } from "../audio/links.ts";
 import type { EmulatorClock } from "../clock/clock.ts";
 import type { DurationRange, ResolvedOptions } from "../options.ts";
 import type { EmulatorState } from "../state/store.ts";
@@ -7,10 +8,9 @@ import type {
   TaskRecord,
   TaskStatusValue,
 } from "../state/types.ts";
-import { randomId, seededRandom } from "../util/random.ts";
+import { randomId, randomUpperAlnum, seededRandom } from "../util/random.ts";
 import type { WebhookEngine } from "../webhooks/engine.ts";
-
-export const DEFAULT_DURATION_SECONDS = 30;
+import { applyFailure, applySuccess, pendingUsage, priceOf } from "./outcome.ts";
 
 export type SubmitOutcome =
   { ok: true; task: TaskRecord } | { ok: false; quota: number; active: number };
@@ -27,6 +27,13 @@ export interface TaskEngine {
   find(id: string, namespace: string): TaskRecord | undefined;
   /** Stops every lifecycle timer and restarts the PRNG (reset). */
   reset(): void;
+  /** How many numbers the PRNG has drawn (saved, so a restart continues the same sequence). */
+  draws(): number;
+  /**
+   * After a restart: advances the PRNG by `draws` and re-arms the timer of every `waiting` or
+   * `in_progress` task at its planned deadline (at once when that has passed).
+   */
+  restore(draws: number): void;
 }
 
 /**
@@ -39,63 +46,68 @@ export function createTaskEngine(
   clock: EmulatorClock,
   options: ResolvedOptions,
   webhooks: WebhookEngine,
+  links: FileLinks,
 ): TaskEngine {
-  let random = seededRandom(options.timing.seed);
+  let prng = seededRandom(options.timing.seed);
+  let drawn = 0;
+  const random = () => {
+    drawn++;
+    return prng();
+  };
   const draw = (range: DurationRange) => {
     const [min, max] = typeof range === "number" ? [range, range] : range;
     return Math.round(min + random() * (max - min));
   };
+  const newTaskId = () =>
+    options.shape.taskIds === "live" ? randomUpperAlnum(32) : randomId("task_", 16);
 
   const move = (task: TaskRecord, status: TaskStatusValue) => {
     task.status = status;
     webhooks.onTaskChange(task);
   };
 
+  // Transitions are stamped with their planned times (the same as the clock's in a normal run),
+  // so a task whose deadline passed while the emulator was stopped keeps its own timeline.
+  const startsAt = (task: TaskRecord) => task.createdAt + task.plan.waitingMs;
+  const endsAt = (task: TaskRecord) => (task.startedAt ?? startsAt(task)) + task.plan.runningMs;
+  const at = (due: number, fn: () => void) => clock.setTimer(due - clock.now(), fn);
+
   const start = (task: TaskRecord) => {
-    task.startedAt = clock.now();
-    task.timer = clock.setTimer(task.plan.runningMs, () => {
+    task.startedAt = startsAt(task);
+    task.timer = at(endsAt(task), () => {
       finish(task);
     });
     move(task, "in_progress");
   };
 
   const finish = (task: TaskRecord) => {
-    task.completedAt = clock.now();
+    task.completedAt = endsAt(task);
     task.timer = undefined;
     if (task.plan.fails) {
-      task.output = {
-        error: {
-          code: "generation_failed",
-          message: "The model failed to generate audio (emulated failure).",
-        },
-      };
+      applyFailure(options, task);
       move(task, "failure");
       return;
     }
-    const requested =
-      typeof task.parameters.duration === "number"
-        ? task.parameters.duration
-        : DEFAULT_DURATION_SECONDS;
+    const requested = requestedSeconds(task);
     const seconds = Math.max(1, Math.min(requested, options.maxAudioSeconds));
-    const prompt = String(task.parameters.prompt ?? "");
     const file = {
       id: randomId("", 24),
       taskId: task.id,
-      prompt,
+      prompt: String(task.parameters.prompt ?? ""),
       seconds,
+      ...options.audioFormat,
+      issuedAt: task.completedAt,
       expiresAt: task.completedAt + options.fileTtlMs,
     };
     state.files.set(file.id, file);
-    task.output = { file_url: `${options.baseUrl}/files/${file.id}.wav`, duration: seconds };
-    task.usageInfo = {
-      unit: "second",
-      quantity: requested,
-      prompt_tokens: countWords(prompt) + countWords(String(task.parameters.lyrics ?? "")),
-      completion_tokens: 0,
-      resolution: null,
-    };
+    applySuccess(options, task, links.url(file), { requested, seconds });
     move(task, "success");
   };
+
+  const requestedSeconds = (task: TaskRecord) =>
+    typeof task.parameters.duration === "number"
+      ? task.parameters.duration
+      : options.defaultDurationSeconds;
 
   return {
     submit({ token, parameters, webhookUrl }) {
@@ -109,19 +121,21 @@ export function createTaskEngine(
         fails: random() < options.timing.failureRate,
       };
       const task: TaskRecord = {
-        id: randomId("task_", 16),
+        id: newTaskId(),
+        sequence: ++state.taskCount,
         namespace: token.namespace,
         consoleTokenId: token.id,
         status: "waiting",
         createdAt: clock.now(),
         parameters,
         output: {},
-        usageInfo: {},
+        usageInfo: pendingUsage(options),
         webhookUrl,
         plan,
       };
+      if (options.shape.pricing) task.price = priceOf(requestedSeconds(task));
       state.tasks.set(task.id, task);
-      task.timer = clock.setTimer(plan.waitingMs, () => {
+      task.timer = at(startsAt(task), () => {
         start(task);
       });
       webhooks.onTaskChange(task);
@@ -141,11 +155,23 @@ export function createTaskEngine(
     },
     reset() {
       for (const t of state.tasks.values()) if (t.timer !== undefined) clock.clearTimer(t.timer);
-      random = seededRandom(options.timing.seed);
+      prng = seededRandom(options.timing.seed);
+      drawn = 0;
+    },
+    draws: () => drawn,
+    restore(draws) {
+      prng = seededRandom(options.timing.seed);
+      for (drawn = 0; drawn < draws; drawn++) prng();
+      for (const task of state.tasks.values()) {
+        if (task.status === "waiting")
+          task.timer = at(startsAt(task), () => {
+            start(task);
+          });
+        else if (task.status === "in_progress")
+          task.timer = at(endsAt(task), () => {
+            finish(task);
+          });
+      }
     },
   };
-}
-
-function countWords(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
 }

@@ -30,7 +30,7 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 export type ParseResult =
   | { ok: true; parameters: Record<string, ParamValue> }
-  | { ok: false; field: string; message: string };
+  | { ok: false; field: string; message: string; missing?: true };
 
 /**
  * Type-checks submitted fields (spec 4.6, 7: wrong format → 400 naming the field). Emulator
@@ -51,7 +51,7 @@ export function parseMusicParams(fields: Iterable<[string, unknown]>): ParseResu
     parameters[name] = parsed;
   }
   if (typeof parameters.prompt !== "string" || parameters.prompt.trim() === "")
-    return { ok: false, field: "prompt", message: "prompt is required" };
+    return { ok: false, field: "prompt", message: "prompt is required", missing: true };
   const duration = parameters.duration;
   if (typeof duration === "number" && (duration <= 0 || duration > MAX_DURATION_SECONDS))
     return {

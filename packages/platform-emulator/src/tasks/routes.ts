@@ -3,7 +3,9 @@ import type { EmulatorContext } from "../context.ts";
 import type { ConsoleTokenRecord } from "../state/types.ts";
 import { checked } from "../util/checked.ts";
 import { bearerToken, jsonError, UNAUTHORIZED_HEADERS } from "../util/http.ts";
+import { headerText } from "../webhooks/wire-url.ts";
 import { authenticateApiToken } from "./api-auth.ts";
+import { readSubmitBody } from "./body.ts";
 import { taskFaults } from "./fault-middleware.ts";
 import { parseMusicParams } from "./params.ts";
 import { queryView, recordView, statusView, submitView } from "./views.ts";
@@ -32,17 +34,21 @@ export function taskRoutes(ctx: EmulatorContext): Hono {
   }
 
   app.post("/v1/async/music/generations", async (c) => {
-    const form = await readForm(c);
-    if (!form) return jsonError(400, "invalid_body", "expected a multipart/form-data body");
-    const params = parseMusicParams(form.entries());
+    const body = await readSubmitBody(c, ctx.options.shape.jsonSubmit);
+    if (!body.ok) return badRequest(ctx, "invalid_body", body.message, body.field);
+    const params = parseMusicParams(body.fields);
     if (!params.ok)
-      return c.json(
-        { error: "invalid_parameter", message: params.message, field: params.field },
-        400,
+      return badRequest(
+        ctx,
+        "invalid_parameter",
+        params.message,
+        params.field,
+        params.missing ? `必传参数: ${params.field}` : undefined,
       );
-    const webhookUrl = c.req.header("X-WebHook");
+    const header = c.req.header("X-WebHook");
+    const webhookUrl = header === undefined ? undefined : headerText(header);
     if (webhookUrl !== undefined && !isHttpUrl(webhookUrl))
-      return jsonError(400, "invalid_webhook_url", "X-WebHook must be an absolute http(s) URL");
+      return badRequest(ctx, "invalid_webhook_url", "X-WebHook must be an absolute http(s) URL");
     const result = ctx.tasks.submit({
       token: c.var.token,
       parameters: params.parameters,
@@ -95,15 +101,25 @@ export function taskRoutes(ctx: EmulatorContext): Hono {
   return outer;
 }
 
-async function readForm(c: Context<Env>): Promise<FormData | undefined> {
-  const type = c.req.header("Content-Type") ?? "";
-  // multipart is the spec's encoding; urlencoded is accepted as a real form server would.
-  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) return undefined;
-  try {
-    return await c.req.raw.formData();
-  } catch {
-    return undefined;
-  }
+/**
+ * A 400 of the submit endpoint (spec 7). Readable: `{ error, message, field? }`. Live: the text
+ * alone in `error_message`, as real traffic shows; a missing field reads `必传参数: <name>`.
+ */
+function badRequest(
+  ctx: EmulatorContext,
+  error: string,
+  message: string,
+  field?: string,
+  liveMessage?: string,
+): Response {
+  const body =
+    ctx.options.shape.parameterErrors === "live"
+      ? { error_message: liveMessage ?? message }
+      : { error, message, ...(field !== undefined ? { field } : {}) };
+  return new Response(JSON.stringify(body), {
+    status: 400,
+    headers: { "Content-Type": "application/json" },
+  });
 }
 
 function isHttpUrl(value: string): boolean {

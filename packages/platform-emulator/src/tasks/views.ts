@@ -16,7 +16,10 @@ export function submitView(options: ResolvedOptions, t: TaskRecord) {
   };
 }
 
-/** Unified query (spec 4.7): status, ms timestamps (null until they happen), output, usage_info. */
+/**
+ * Unified query (spec 4.7): status, ms timestamps (null until they happen), output, usage_info;
+ * in the live profile also `price`, `currency` and, on failure, a top-level `message`.
+ */
 export function queryView(options: ResolvedOptions, t: TaskRecord) {
   return {
     task_id: t.id,
@@ -26,6 +29,8 @@ export function queryView(options: ResolvedOptions, t: TaskRecord) {
     completed_at: t.completedAt ?? null,
     output: t.output,
     usage_info: t.usageInfo,
+    ...(t.price !== undefined ? { price: t.price, currency: "CNY" } : {}),
+    ...(t.message !== undefined ? { message: t.message } : {}),
     urls: taskUrls(options, t.id),
   };
 }

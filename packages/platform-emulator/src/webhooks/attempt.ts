@@ -1,6 +1,7 @@
 import { signWebhook } from "@overture/core/webhook";
 import type { QueryReading } from "../options.ts";
 import type { AttemptFailure, AttemptLog } from "./types.ts";
+import { wireUrl } from "./wire-url.ts";
 
 export interface AttemptInput {
   url: string;
@@ -17,13 +18,16 @@ export interface AttemptInput {
 export type AttemptResult = Omit<AttemptLog, "attempt" | "trigger" | "at">;
 
 /**
- * One POST of a callback (spec 4.8): signed per 4.9 with a fresh timestamp, no redirects followed,
+ * One POST of a callback (spec 4.8): signed per 4.9 over the query of the URL actually requested,
+ * with a fresh timestamp, no redirects followed,
  * success only on 2xx within the timeout. Failures are classified for the delivery log.
  */
 export async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
+  // Sign and send the same string: the URL as fetch serialises it, not as it was given.
+  const url = wireUrl(input.url);
   const headers = await signWebhook({
     secret: input.secret,
-    url: input.url,
+    url,
     body: input.body,
     timestamp: input.timestamp,
     reading: input.reading,
@@ -33,7 +37,7 @@ export async function attemptDelivery(input: AttemptInput): Promise<AttemptResul
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
-    const response = await input.fetch(input.url, {
+    const response = await input.fetch(url, {
       method: "POST",
       headers: { "Content-Type": "application/json", ...headers },
       body: input.body,

@@ -5,10 +5,11 @@ import type { EmulatorState } from "../state/store.ts";
 import type { TaskRecord } from "../state/types.ts";
 import { eventView } from "../tasks/views.ts";
 import { checked } from "../util/checked.ts";
-import { randomId } from "../util/random.ts";
+import { randomHex, randomId } from "../util/random.ts";
 import type { Tracker } from "../util/tracker.ts";
 import { attemptDelivery } from "./attempt.ts";
 import type { AttemptLog, DeliveryRecord } from "./types.ts";
+import { wireUrl } from "./wire-url.ts";
 
 export interface WebhookEngine {
   /** Called on every task status change (spec 6): emits one event when 5 rule 6 holds. */
@@ -21,6 +22,12 @@ export interface WebhookEngine {
   flushHeld(taskId?: string): void;
   /** Aborts attempts in flight and forgets every record (reset, close). */
   reset(): void;
+  /**
+   * After a restart: takes back saved records and carries on. Scheduled attempts and retries are
+   * re-armed at their stored time; an attempt that was in flight when the emulator stopped is
+   * logged as interrupted and retried by the schedule; held events (a fault, not saved) go now.
+   */
+  restore(saved: readonly DeliveryRecord[]): void;
 }
 
 const MAX_RECORDS = 5_000;
@@ -31,8 +38,11 @@ export function createWebhookEngine(deps: {
   options: ResolvedOptions;
   faults: FaultState;
   tracker: Tracker;
+  /** Called when a record changes outside a request (an attempt ended), for persistence. */
+  changed?: () => void;
 }): WebhookEngine {
   const { state, clock, options, faults, tracker } = deps;
+  const changed = deps.changed ?? (() => undefined);
   const records = new Map<string, DeliveryRecord>();
   const held = new Map<string, DeliveryRecord[]>();
   let abort = new AbortController();
@@ -64,19 +74,33 @@ export function createWebhookEngine(deps: {
       }))
       .then((result) => {
         if (signal.aborted) return; // reset while in flight: the record is gone
-        log(r, { attempt: r.attempts.length + 1, trigger, at, ...result });
-        if (result.outcome === "success") r.state = "succeeded";
-        else if (trigger !== "manual" && r.retriesUsed < options.retryDelaysMs.length)
-          schedule(r, options.retryDelaysMs[r.retriesUsed++] ?? 0, "retry");
-        else r.state = "failed";
+        ended(r, trigger, at, result);
+        changed();
       });
     return tracker.track(work);
   }
 
+  function ended(
+    r: DeliveryRecord,
+    trigger: AttemptLog["trigger"],
+    at: number,
+    result: Omit<AttemptLog, "attempt" | "trigger" | "at">,
+  ): void {
+    log(r, { attempt: r.attempts.length + 1, trigger, at, ...result });
+    if (result.outcome === "success") r.state = "succeeded";
+    else if (trigger !== "manual" && r.retriesUsed < options.retryDelaysMs.length)
+      schedule(r, options.retryDelaysMs[r.retriesUsed++] ?? 0, "retry");
+    else r.state = "failed";
+  }
+
   function schedule(r: DeliveryRecord, delayMs: number, trigger: "automatic" | "retry"): void {
     r.state = trigger === "retry" ? "retry_scheduled" : "scheduled";
-    r.nextAttemptAt = clock.now() + delayMs;
-    r.timer = clock.setTimer(delayMs, () => void attempt(r, trigger));
+    armAt(r, clock.now() + delayMs, trigger);
+  }
+
+  function armAt(r: DeliveryRecord, due: number, trigger: "automatic" | "retry"): void {
+    r.nextAttemptAt = due;
+    r.timer = clock.setTimer(due - clock.now(), () => void attempt(r, trigger));
   }
 
   /** Resolves once the first attempt is over (at once when the `delay` fault schedules it). */
@@ -115,7 +139,7 @@ export function createWebhookEngine(deps: {
     onTaskChange(task) {
       const secret = state.accounts.get(task.namespace)?.webhookSecret ?? "";
       if (!task.webhookUrl || secret === "") return; // spec 5 rule 6: no callback at all
-      const eventId = randomId("evt_", 16);
+      const eventId = options.shape.eventIds === "live" ? randomHex(16) : randomId("evt_", 16);
       const body = JSON.stringify(checked("callbackEvent", eventView(eventId, task)));
       const make = (duplicateOf?: string): DeliveryRecord => ({
         id: randomId("dlv_", 12),
@@ -123,7 +147,7 @@ export function createWebhookEngine(deps: {
         taskId: task.id,
         namespace: task.namespace,
         eventStatus: task.status,
-        url: task.webhookUrl ?? "",
+        url: wireUrl(task.webhookUrl ?? ""),
         body,
         createdAt: clock.now(),
         state: "scheduled",
@@ -161,6 +185,24 @@ export function createWebhookEngine(deps: {
       return r;
     },
     flushHeld,
+    restore(saved) {
+      for (const record of saved) {
+        const r: DeliveryRecord = { ...record, attempts: [...record.attempts] };
+        delete r.timer;
+        add(r);
+        const trigger = r.retriesUsed > 0 ? "retry" : "automatic";
+        if (r.state === "in_flight")
+          ended(r, trigger, clock.now(), {
+            signTimestamp: "",
+            outcome: "network",
+            error: "interrupted: the emulator stopped while this attempt was in flight",
+            durationMs: 0,
+          });
+        else if (r.state === "scheduled" || r.state === "retry_scheduled")
+          armAt(r, r.nextAttemptAt ?? clock.now(), trigger);
+        else if (r.state === "held") void dispatch(r);
+      }
+    },
     reset() {
       abort.abort();
       abort = new AbortController();

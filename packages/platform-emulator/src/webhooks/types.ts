@@ -29,6 +29,7 @@ export interface DeliveryRecord {
   taskId: string;
   namespace: string;
   eventStatus: string;
+  /** The URL called: the `X-WebHook` value as fetch serialises it (what is signed and sent). */
   url: string;
   /** The exact body text, identical for every attempt. */
   body: string;

@@ -43,10 +43,64 @@ describe("result files (spec 2.6, 8)", () => {
     expect(bytes.length).toBe(44 + info.dataBytes);
   });
 
-  it("caps the audio at maxAudioSeconds (default 30 s) to bound memory", async () => {
+  it.each([60, 90, 120, 150, 180, 210, 240])(
+    "a %i s request gives a WAV of exactly that length",
+    async (seconds) => {
+      const emu = manualEmulator();
+      const path = await fileUrl(emu, { prompt: "long", duration: String(seconds) });
+      const res = await emu.app.request(path, { headers: { Range: "bytes=0-43" } });
+      const info = wavInfo(new Uint8Array(await res.arrayBuffer()));
+      expect(info.dataBytes).toBe(seconds * 22_050 * 2);
+      expect(res.headers.get("content-range")).toBe(`bytes 0-43/${44 + info.dataBytes}`);
+    },
+  );
+
+  it("a cap set with maxAudioSeconds shows in the task: duration, requested_duration and a notice", async () => {
+    const emu = manualEmulator({ maxAudioSeconds: 10 });
+    const id = await submitId(emu, { prompt: "long", duration: "60" });
+    await emu.control.clock.advance(5_000);
+    const { output } = await getTask(emu, id);
+    expect(output).toMatchObject({
+      duration: 10,
+      requested_duration: 60,
+      notice: expect.stringContaining("capped at 10 s") as string,
+    });
+    const res = await emu.app.request(new URL((output as { file_url: string }).file_url).pathname);
+    expect(wavInfo(new Uint8Array(await res.arrayBuffer())).dataBytes).toBe(10 * 22_050 * 2);
+  });
+
+  it("serves one byte range with 206 and Content-Range, equal to that slice of the whole file", async () => {
     const emu = manualEmulator();
-    const res = await emu.app.request(await fileUrl(emu, { prompt: "long", duration: "240" }));
-    expect(wavInfo(new Uint8Array(await res.arrayBuffer())).dataBytes).toBe(30 * 22_050 * 2);
+    const path = await fileUrl(emu, { prompt: "ranges", duration: "3" });
+    const whole = new Uint8Array(await (await emu.app.request(path)).arrayBuffer());
+    const res = await emu.app.request(path, { headers: { Range: "bytes=1000-70999" } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get("content-range")).toBe(`bytes 1000-70999/${whole.length}`);
+    expect(res.headers.get("content-length")).toBe("70000");
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(whole.subarray(1000, 71000));
+  });
+
+  it("a range past the end is 416 with the size; a stale If-Range gets the whole file", async () => {
+    const emu = manualEmulator();
+    const path = await fileUrl(emu, { prompt: "ranges", duration: "1" });
+    const size = 44 + 22_050 * 2;
+    const past = await emu.app.request(path, { headers: { Range: `bytes=${size}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get("content-range")).toBe(`bytes */${size}`);
+    const stale = await emu.app.request(path, {
+      headers: { Range: "bytes=0-9", "If-Range": '"another-version"' },
+    });
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get("accept-ranges")).toBe("bytes");
+  });
+
+  it("the studio format (live profile default) is 48 kHz stereo: 240 s is 46 MB like ACE-Step's", async () => {
+    const emu = manualEmulator({ audioFormat: "studio" });
+    const path = await fileUrl(emu, { prompt: "long", duration: "240" });
+    const res = await emu.app.request(path, { headers: { Range: "bytes=0-43" } });
+    const info = wavInfo(new Uint8Array(await res.arrayBuffer()));
+    expect(info).toMatchObject({ channels: 2, rate: 48_000, dataBytes: 240 * 48_000 * 4 });
+    expect(res.headers.get("content-range")).toBe("bytes 0-43/46080044");
   });
 
   it("synthesises the same audio for the same prompt and different audio for another", async () => {

@@ -6,7 +6,7 @@ import {
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { bearer, CLIENT, json, manualEmulator } from "../helpers/emulator.ts";
-import { signIn, tokenRequest } from "../helpers/oauth.ts";
+import { refreshRequest, signIn } from "../helpers/oauth.ts";
 
 const get = (emu: ReturnType<typeof manualEmulator>, path: string, token: string) =>
   emu.app.request(path, { headers: bearer(token) });
@@ -126,12 +126,7 @@ describe("open endpoints (spec 4.3–4.5, 5 rule 3, 3.2 rule 2)", () => {
     expect(emu.control.revokeAuthorization({ login: "demo", clientId: CLIENT.id })).toBe(1);
     expect((await get(emu, "/v1/tasks/available-quota", proxy)).status).toBe(401);
     expect((await get(emu, "/api/open/v1/userinfo", tokens.access_token)).status).toBe(401);
-    const refresh = await tokenRequest(emu, {
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: CLIENT.id,
-      client_secret: CLIENT.secret,
-    });
+    const refresh = await refreshRequest(emu, tokens.refresh_token);
     expect(await json(refresh)).toMatchObject({ error: "invalid_grant" });
   });
 

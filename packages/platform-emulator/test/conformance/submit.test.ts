@@ -4,23 +4,27 @@ import { bearer, DEMO_TOKEN, json, LAB_TOKEN, manualEmulator } from "../helpers/
 import { submit, submitId } from "../helpers/tasks.ts";
 
 describe("music task submit (spec 4.6, 7, 8)", () => {
-  it("4.6: answers task_id and urls.get (plus status, created_at, urls.cancel)", async () => {
-    const emu = manualEmulator();
-    const res = await submit(emu);
-    expect(res.status).toBe(200);
-    const body = await json(res);
-    expect(submitResponseSchema.safeParse(body).success).toBe(true);
-    const id = String(body.task_id);
-    expect(body).toEqual({
-      task_id: id,
-      status: "waiting",
-      created_at: emu.control.clock.now(),
-      urls: {
-        get: `http://127.0.0.1:4010/api/v1/task/${id}`,
-        cancel: `http://127.0.0.1:4010/api/v1/task/${id}/cancel`,
-      },
-    });
-  });
+  it.each(["readable", "live"] as const)(
+    "4.6 (%s profile): answers task_id and urls.get, plus status, created_at and urls.cancel as the live sample does",
+    async (profile) => {
+      const emu = manualEmulator({ profile });
+      const res = await submit(emu);
+      expect(res.status).toBe(200);
+      const body = await json(res);
+      expect(submitResponseSchema.safeParse(body).success).toBe(true);
+      expect(Object.keys(body)).toEqual(["task_id", "status", "created_at", "urls"]);
+      const id = String(body.task_id);
+      expect(body).toEqual({
+        task_id: id,
+        status: "waiting",
+        created_at: emu.control.clock.now(),
+        urls: {
+          get: `http://127.0.0.1:4010/api/v1/task/${id}`,
+          cancel: `http://127.0.0.1:4010/api/v1/task/${id}/cancel`,
+        },
+      });
+    },
+  );
 
   it("4.6: urls use api_url when it differs from base_url", async () => {
     const emu = manualEmulator({ apiUrl: "http://127.0.0.1:4011" });

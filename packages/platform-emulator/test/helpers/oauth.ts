@@ -85,16 +85,31 @@ export interface Tokens {
 /** Full sign-in over HTTP: consent, approve, code exchange with form credentials. */
 export async function signIn(
   emu: PlatformEmulator,
-  options: { scope?: string; login?: string } = {},
+  options: { scope?: string; login?: string; redirectUri?: string } = {},
 ): Promise<Tokens> {
-  const code = await authorizationCode(emu, { scope: options.scope }, options.login);
+  const redirectUri = options.redirectUri ?? CLIENT.redirectUri;
+  const params = { scope: options.scope, redirect_uri: redirectUri };
+  const code = await authorizationCode(emu, params, options.login);
   const res = await tokenRequest(emu, {
     grant_type: "authorization_code",
     code,
-    redirect_uri: CLIENT.redirectUri,
+    redirect_uri: redirectUri,
     client_id: CLIENT.id,
     client_secret: CLIENT.secret,
   });
   if (res.status !== 200) throw new Error(`token exchange answered ${res.status}`);
   return (await res.json()) as Tokens;
+}
+
+/** The refresh_token grant with form credentials. */
+export function refreshRequest(
+  emu: PlatformEmulator,
+  refreshToken: string,
+): Promise<Response> | Response {
+  return tokenRequest(emu, {
+    grant_type: "refresh_token",
+    refresh_token: refreshToken,
+    client_id: CLIENT.id,
+    client_secret: CLIENT.secret,
+  });
 }

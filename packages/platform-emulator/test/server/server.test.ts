@@ -18,6 +18,21 @@ describe("startPlatformEmulator and the CLI", () => {
     }
   });
 
+  it('starts in the live profile for other packages\' tests: startPlatformEmulator({ profile: "live" })', async () => {
+    const emu = await startPlatformEmulator({ port: 0, clock: "manual", profile: "live" });
+    try {
+      const res = await fetch(`${emu.url}/v1/async/music/generations`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ prompt: "live over HTTP" }),
+      });
+      expect(((await res.json()) as { task_id: string }).task_id).toMatch(/^[A-Z0-9]{32}$/);
+      expect(emu.emulator.options.profile).toBe("live");
+    } finally {
+      await emu.close();
+    }
+  });
+
   it("serves {base_url} and {api_url} routes on two ports when apiPort is given", async () => {
     const emu = await startPlatformEmulator({ port: 0, apiPort: 0, clock: "manual" });
     try {
@@ -43,11 +58,13 @@ describe("startPlatformEmulator and the CLI", () => {
     }
   });
 
-  it("the bin starts the CLI and prints its URLs and seeded credentials", async () => {
-    const bin = fileURLToPath(new URL("../../bin/platform-emulator.js", import.meta.url));
-    const child = spawn(process.execPath, [bin, "--port", "0"], {
+  it("the CLI starts and prints its URLs and seeded credentials", async () => {
+    // The source through tsx, core's too (a stale dist cannot hide a change); the packed bin is
+    // checked by test/pack/pack.test.ts.
+    const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+    const source = "--conditions=@overture/source";
+    const child = spawn(process.execPath, [source, "--import", "tsx", cli, "--port", "0"], {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PLATFORM_EMULATOR_FROM_SOURCE: "1" },
     });
     try {
       const banner = await new Promise<string>((resolve, reject) => {
