@@ -1,4 +1,5 @@
-import { testDefaults } from "@overture/vitest-config";
+import { testDefaults, workspaceSource } from "@overture/vitest-config";
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({ test: { ...testDefaults } });
+// Tests run the source of the emulator and of @overture/core, never dist/ (the pack test rebuilds it).
+export default defineConfig({ ...workspaceSource, test: { ...testDefaults } });

@@ -1,0 +1,233 @@
+// The emulator as another developer gets it: this package and @overture/core packed with pnpm,
+// both tarballs installed with npm into an empty project outside the workspace, checked by
+// publint and arethetypeswrong, and used there: the README's programs run verbatim (a music task
+// encoded and submitted with core, its signed callbacks verified by core's node:http receiver),
+// a consumer type-checks against the shipped .d.ts, and the bin starts with npx.
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  attwEsmProblems,
+  createScratchProject,
+  deadPackedLinks,
+  freePort,
+  manifestTargets,
+  packWorkspacePackage,
+  publint,
+  readmeExamples,
+  readTarball,
+  runCommand,
+  type ScratchProject,
+} from "@overture/packaging/pack";
+
+const EMULATOR = new URL("../../", import.meta.url);
+/** Tests that start tsc, attw, npx or a program: slow on a loaded 2-core machine, still bounded. */
+const SLOW = 120_000;
+const CORE = new URL("../core/", EMULATOR);
+const README = new URL("README.md", EMULATOR);
+let packDir = "";
+let tarball = "";
+let project: ScratchProject | undefined;
+/** The scratch project beforeAll installed. */
+const installed = (): ScratchProject => {
+  if (!project) throw new Error("the tarballs were not installed");
+  return project;
+};
+const installedAt = () => join(installed().dir, "node_modules/@overture/platform-emulator");
+
+beforeAll(async () => {
+  packDir = await mkdtemp(join(tmpdir(), "overture-tarballs-"));
+  const core = await packWorkspacePackage(CORE, packDir);
+  tarball = await packWorkspacePackage(EMULATOR, packDir);
+  project = await createScratchProject([tarball, core]);
+}, 600_000);
+
+afterAll(async () => {
+  await project?.remove();
+  await rm(packDir, { recursive: true, force: true });
+});
+
+describe("the packed @overture/platform-emulator", () => {
+  it("has a manifest with no workspace:, catalog: or source condition, and every file it names", async () => {
+    const { manifest, manifestText, files } = await readTarball(tarball);
+    expect(manifestText).not.toMatch(/"(workspace|catalog):/);
+    expect(JSON.stringify(manifest.exports)).not.toContain("@overture/source");
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.repository?.url).toBe("git+https://github.com/overture-music/overture.git");
+    expect(Object.keys(manifest.bin ?? {})).toContain("overture-platform-emulator");
+    // publishConfig.exports is the workspace's exports without the source condition.
+    const workspace = JSON.parse(await readFile(new URL("package.json", EMULATOR), "utf8")) as {
+      exports: object;
+    };
+    const withoutSource = JSON.parse(
+      JSON.stringify(workspace.exports, (key, value: unknown) =>
+        key === "@overture/source" ? undefined : value,
+      ),
+    ) as object;
+    expect(manifest.exports).toEqual(withoutSource);
+    for (const file of manifestTargets(manifest)) expect(files).toContain(file);
+    expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "CHANGELOG.md"]));
+    expect(
+      files.filter((file) => !/^(dist\/|[A-Z]+\.md$|LICENSE$|package\.json$)/.test(file)),
+    ).toEqual([]);
+    expect(files).not.toContain("dist/.build-inputs");
+  });
+
+  it("bundles @overture/core: it is no dependency, and no shipped file imports it", async () => {
+    const { manifest, files } = await readTarball(tarball);
+    expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual([
+      "@hono/node-server",
+      "hono",
+      "jose",
+      "zod",
+    ]);
+    const code = files.filter((file) => /\.(js|d\.ts)$/.test(file));
+    expect(code.length).toBeGreaterThan(3);
+    for (const file of code) {
+      const text = await readFile(join(installedAt(), file), "utf8");
+      expect(text, file).not.toMatch(/(from|import\(?)\s*["']@overture\/core/);
+    }
+  });
+
+  it("has Markdown whose links lead to files of the package or of the repository", async () => {
+    const { files } = await readTarball(tarball);
+    const inRepository = (path: string) => existsSync(new URL(`../../${path}`, EMULATOR));
+    for (const file of files.filter((name) => name.endsWith(".md"))) {
+      const text = await readFile(join(installedAt(), file), "utf8");
+      expect(deadPackedLinks(text, file, files, inRepository), file).toEqual([]);
+    }
+  });
+
+  it("is versioned with the core it bundles: one fixed changesets group, same version", async () => {
+    const config = JSON.parse(
+      await readFile(new URL("../../.changeset/config.json", EMULATOR), "utf8"),
+    ) as { fixed: string[][]; ignore: string[] };
+    const group = config.fixed.find((names) => names.includes("@overture/platform-emulator"));
+    expect(group?.slice().sort()).toEqual(["@overture/core", "@overture/platform-emulator"]);
+    expect(config.ignore).toEqual([]);
+    const versionOf = async (dir: URL) =>
+      (JSON.parse(await readFile(new URL("package.json", dir), "utf8")) as { version: string })
+        .version;
+    expect(await versionOf(EMULATOR)).toBe(await versionOf(CORE));
+  });
+
+  it(
+    "passes publint with no message",
+    async () => {
+      const result = await publint(tarball);
+      expect(result.stdout + result.stderr).toContain("All good!");
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "passes arethetypeswrong for ESM consumers (the package is ESM-only)",
+    async () => {
+      const result = await attwEsmProblems(tarball);
+      expect(result.problems).toEqual([]);
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "serves a consumer that type-checks against the shipped .d.ts (nodenext, strict)",
+    async () => {
+      await installed().write(
+        "consumer.ts",
+        `import { createPlatformEmulator, seedFor, type PlatformEmulatorOptions } from "@overture/platform-emulator";
+import { startPlatformEmulator, type RunningEmulator } from "@overture/platform-emulator/server";
+const options: PlatformEmulatorOptions = { profile: "live", seed: seedFor({ backendUrl: "http://127.0.0.1:1" }) };
+export const emulator = createPlatformEmulator(options);
+export const later: () => Promise<RunningEmulator> = () => startPlatformEmulator({ port: 0 });
+// @ts-expect-error: the option is checked, not any
+createPlatformEmulator({ profile: "no-such-profile" });
+`,
+      );
+      const tsc = new URL("node_modules/typescript/bin/tsc", EMULATOR).pathname;
+      const args = ["--noEmit", "--strict", "--module", "nodenext", "--skipLibCheck", "false"];
+      const result = await runCommand(process.execPath, [tsc, ...args, "consumer.ts"], {
+        cwd: installed().dir,
+      });
+      expect(result.stdout + result.stderr).toBe("");
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
+});
+
+describe("the README's programs, verbatim, from the installed tarballs", () => {
+  const expected: Record<string, string> = {
+    "music-task.mjs": "success in_progress success waiting\naudio/wav 1323044\n",
+    "in-process.mjs": '200 {"available":1,"max_concurrency":2}\nsuccess string\n',
+  };
+
+  it("has the programs this test runs, and no other", async () => {
+    const examples = await readmeExamples(README);
+    expect([...examples.keys()].sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  it.each(Object.entries(expected))(
+    "%s prints what the README says",
+    { timeout: SLOW },
+    async (name, output) => {
+      const examples = await readmeExamples(README);
+      await installed().write(name, examples.get(name) ?? "");
+      const result = await installed().node(name);
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toBe(output);
+    },
+  );
+});
+
+describe("the installed overture-platform-emulator command", () => {
+  it(
+    "starts with npx on the port given and answers as the README's quick start shows",
+    async () => {
+      // The README's lines: the command, the request, and the answer as a comment after it.
+      const readme = await readFile(README, "utf8");
+      const command = /^npx overture-platform-emulator --port 4010\b.*$/m.exec(readme);
+      const request =
+        /^curl -H "Authorization: Bearer (\S+)" (http:\/\/127\.0\.0\.1:4010\S+)\n# (.+)$/m.exec(
+          readme,
+        );
+      expect(command).not.toBeNull();
+      expect(request).not.toBeNull();
+      const [, token = "", url = "", answer = ""] = request ?? [];
+
+      const port = await freePort();
+      const emulator = await installed().startNpx(
+        "overture-platform-emulator",
+        ["--port", String(port)],
+        /access tokens/,
+      );
+      try {
+        expect(emulator.output()).toContain(`base_url  http://127.0.0.1:${port}`);
+        const response = await fetch(url.replace(":4010", `:${port}`), {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        expect(response.status).toBe(200);
+        expect(await response.text()).toBe(answer);
+      } finally {
+        await emulator.stop();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    "prints its help with exit code 0 and refuses an unknown flag with 2",
+    async () => {
+      const help = await installed().npx("overture-platform-emulator", ["--help"]);
+      expect(help.stdout).toContain("--port <n>");
+      expect(help.code).toBe(0);
+      const wrong = await installed().npx("overture-platform-emulator", ["--no-such-flag"]);
+      expect(wrong.stderr).toContain("--no-such-flag");
+      expect(wrong.code).toBe(2);
+    },
+    SLOW,
+  );
+});
