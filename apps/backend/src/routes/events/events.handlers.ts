@@ -1,20 +1,18 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { type AppEnv, validationHook } from "../../app-env.ts";
-import type { AppDeps } from "../../deps.ts";
+import type { AppDeps } from "../../services/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { requireSession } from "../../middleware/session.ts";
-import { liveEventsResponse } from "../../services/events/response.ts";
+import type { SseTakeover } from "../../server/sse-takeover.ts";
+import { liveEventsResponse } from "./live-response.ts";
 import { streamEvents } from "./events.routes.ts";
+import { INVALID_REQUEST } from "../../schemas/error-codes.ts";
 
 function lastEventId(header: string | undefined, query: string | undefined): number | undefined {
   const raw = header ?? query;
   if (raw === undefined || raw === "") return undefined;
   if (!/^\d{1,18}$/.test(raw)) {
-    throw new ApiError(
-      400,
-      "invalid_request",
-      "Last-Event-ID must be an event id this stream sent.",
-    );
+    throw new ApiError(400, INVALID_REQUEST, "Last-Event-ID must be an event id this stream sent.");
   }
   return Number(raw);
 }
@@ -32,7 +30,7 @@ function lastEventId(header: string | undefined, query: string | undefined): num
  * they open more than `SSE_MAX_STREAMS_PER_USER`: both after `event: end` (`data.reason`) with a
  * `retry:`, and the reconnect with the last id loses nothing.
  */
-export function eventsRouter(deps: AppDeps) {
+export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
   const { sessions, liveEvents } = deps.services;
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
@@ -42,9 +40,16 @@ export function eventsRouter(deps: AppDeps) {
         c.req.valid("header")["last-event-id"],
         c.req.valid("query").last_event_id,
       );
-      // A normal Response (middleware adds its headers); served straight on the Node response
-      // when the backend runs its own HTTP server (services/events/response.ts).
-      return liveEventsResponse(liveEvents, c.get("session"), resumeFrom, deps.config.sse);
+      // Attached at once: ends when the session is revoked, after its lifetime, or when the user
+      // opens one too many. A normal Response (middleware adds its headers), offered to the Node
+      // server to serve itself (server/sse-takeover.ts).
+      const { userId, sessionId } = c.get("session");
+      const live = liveEvents.open(userId, {
+        lastEventId: resumeFrom,
+        sessionId,
+        limits: deps.config.sse,
+      });
+      return takeover.offer(liveEventsResponse(live), live);
     },
   );
 }

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorBody, sessionErrors } from "../shared-schemas.ts";
+import { errorBody } from "../../schemas/common.ts";
+import { sessionErrors } from "../shared-schemas.ts";
 
 export const streamEvents = createRoute({
   method: "get",

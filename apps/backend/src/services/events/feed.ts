@@ -1,0 +1,147 @@
+import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { TASK_EVENTS_CHANNEL } from "../../db/channels.ts";
+import type { Database } from "../../db/client.ts";
+import { queryRows } from "../../db/rows.ts";
+import { taskEvents } from "../../db/schema/index.ts";
+import { errorMessage } from "../../lib/error-summary.ts";
+import type { Logger } from "../../lib/logger.ts";
+
+/** A task event as the feed reads it: the payload stays the JSON text it was stored as. */
+export interface FeedEvent {
+  id: number;
+  userId: number;
+  payload: string;
+}
+
+export interface FeedOptions {
+  database: Database;
+  logger: Logger;
+  /** Safety-net read for notifications missed while the LISTEN connection was down. */
+  catchUpMs?: number;
+  /** Whether any stream listens on this instance; while none does, only the cursor moves. */
+  listening: () => boolean;
+  /** Called with each new event, in id order. */
+  dispatch: (event: FeedEvent) => void;
+}
+
+const PAGE = 500;
+const REPLAY_PAGE = 200;
+
+/**
+ * The instance's one reader of `task_events`: a cursor, moved by pages of new rows. One LISTEN
+ * per instance; a notification (coalesced: one read in flight, and one more if anything arrived
+ * meanwhile) and a periodic catch-up read both read past the cursor and hand each row on.
+ */
+export function createEventFeed(options: FeedOptions) {
+  const { database, logger, listening } = options;
+  const db = database.db;
+  let cursor = 0;
+  let reading: Promise<void> | undefined;
+  let readAgain = false;
+  let stopped = false;
+  let unlisten: (() => Promise<void>) | undefined;
+  let catchUp: NodeJS.Timeout | undefined;
+  // Read through a function: it changes while a read awaits the database.
+  const moreToRead = () => readAgain && !stopped;
+
+  const newest = async () => {
+    const [top] = await queryRows<{ max: string | null }>(
+      db,
+      sql`select max(id)::text as max from task_events`,
+    );
+    return Number(top?.max ?? 0);
+  };
+
+  async function readPages(): Promise<void> {
+    for (;;) {
+      if (!listening()) {
+        // Nobody listening here: only move the cursor (unless a stream attached meanwhile).
+        const top = await newest();
+        if (listening()) continue;
+        cursor = Math.max(cursor, top);
+        return;
+      }
+      const rows = await db
+        .select({
+          id: taskEvents.id,
+          userId: taskEvents.userId,
+          payload: sql<string>`${taskEvents.payload}::text`,
+        })
+        .from(taskEvents)
+        .where(gt(taskEvents.id, cursor))
+        .orderBy(asc(taskEvents.id))
+        .limit(PAGE);
+      for (const row of rows) {
+        cursor = row.id;
+        options.dispatch(row);
+      }
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  /** Reads new events; concurrent triggers coalesce into one read plus at most one follow-up. */
+  function readNew(): Promise<void> {
+    if (reading) {
+      readAgain = true;
+      return reading;
+    }
+    reading = (async () => {
+      do {
+        readAgain = false;
+        await readPages().catch((error: unknown) => {
+          logger.warn(
+            { err: errorMessage(error) },
+            "reading task events failed; the catch-up read retries",
+          );
+        });
+      } while (moreToRead());
+    })().finally(() => {
+      reading = undefined;
+    });
+    return reading;
+  }
+
+  return {
+    /** The id of the last event read (new streams start after it). */
+    get cursor() {
+      return cursor;
+    },
+
+    /** Starts at the newest event, listens for more, and reads again every `catchUpMs`. */
+    async start(): Promise<void> {
+      stopped = false;
+      cursor = await newest();
+      unlisten = await database.listen(TASK_EVENTS_CHANNEL, (payload) => {
+        if (Number(payload) > cursor || payload === "") void readNew();
+      });
+      catchUp = setInterval(() => void readNew(), options.catchUpMs ?? 2_000);
+      catchUp.unref();
+    },
+
+    readNew,
+
+    /** One user's events after `afterId`, oldest first, a page at a time (a stream's replay). */
+    replayPage: (userId: number, afterId: number) =>
+      db
+        .select({ id: taskEvents.id, payload: sql<string>`${taskEvents.payload}::text` })
+        .from(taskEvents)
+        .where(and(eq(taskEvents.userId, userId), gt(taskEvents.id, afterId)))
+        .orderBy(asc(taskEvents.id))
+        .limit(REPLAY_PAGE),
+
+    /** Rows per replay page: a shorter page is the last. */
+    replayPageSize: REPLAY_PAGE,
+
+    /** Stops listening and reading; resolves once a read in flight has finished. */
+    async stop(): Promise<void> {
+      stopped = true;
+      clearInterval(catchUp);
+      catchUp = undefined;
+      await unlisten?.().catch(() => undefined);
+      unlisten = undefined;
+      await reading;
+    },
+  };
+}
+
+export type EventFeed = ReturnType<typeof createEventFeed>;
