@@ -1,6 +1,7 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import type { SessionContext } from "./services/sessions.ts";
+import type { SessionContext } from "./services/auth/sessions.ts";
+import { INVALID_REQUEST } from "./schemas/error-codes.ts";
 
 /** Hono context variables shared by every router. */
 export interface AppEnv extends Env {
@@ -20,7 +21,7 @@ export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result, c
   }));
   const summary = fields.map((f) => `${f.field}: ${f.message}`).join("; ");
   return c.json(
-    { error: "invalid_request", message: `Invalid ${result.target}: ${summary}`, fields },
+    { error: INVALID_REQUEST, message: `Invalid ${result.target}: ${summary}`, fields },
     400,
   );
 };

@@ -1,13 +1,13 @@
-import { createPlatformClient } from "@overture/core/client";
+import { createPlatformClient, type PlatformClient } from "@overture/core/client";
 import { createApp } from "./app.ts";
 import { openDatabase, type Database } from "./db/client.ts";
-import type { AppDeps, BaseDeps, PlatformClient } from "./deps.ts";
 import type { Config } from "./env.ts";
 import { type Clock, systemClock } from "./lib/clock.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
 import { createMetrics } from "./lib/metrics.ts";
 import { createVault } from "./lib/vault.ts";
-import { createServices } from "./services/index.ts";
+import { createSseTakeover, type SseTakeover } from "./server/sse-takeover.ts";
+import { type AppDeps, type BaseDeps, createServices } from "./services/index.ts";
 
 export interface BackendOverrides {
   database?: Database;
@@ -25,9 +25,16 @@ export interface BackendOverrides {
 export interface Backend {
   app: ReturnType<typeof createApp>;
   deps: AppDeps;
-  /** Starts background workers (reconciler, queue, event fan-out). */
+  /** Live-event responses the app offers to be served on the Node response (server/listen.ts). */
+  takeover: SseTakeover;
+  /** Starts the background workers, in the order `createServices` lists them. */
   start(): Promise<void>;
-  /** Stops workers, finishes in-flight work, closes streams and the database. */
+  /**
+   * The first step of a graceful stop: readiness answers 503 from now on and every live stream
+   * ends with a retry hint (streams never end by themselves, so they would hold the drain open).
+   */
+  beginShutdown(): Promise<void>;
+  /** Stops the workers in reverse order (in-flight work finishes, streams close), then the database. */
   stop(): Promise<void>;
 }
 
@@ -72,16 +79,22 @@ export async function createBackend(
         ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
       }),
   };
-  const deps: AppDeps = { ...base, services: createServices(base) };
-  const app = createApp(deps);
-  const workers = (Object.values(deps.services) as unknown[]).filter(isWorker);
+  const { services, workers } = createServices(base);
+  const deps: AppDeps = { ...base, services };
+  const takeover = createSseTakeover();
+  const app = createApp(deps, takeover);
 
   return {
     app,
     deps,
+    takeover,
     async start() {
       if (overrides.workers === false) return;
       for (const worker of workers) await worker.start();
+    },
+    async beginShutdown() {
+      lifecycle.shuttingDown = true;
+      await deps.services.liveEvents.stop();
     },
     async stop() {
       lifecycle.shuttingDown = true;
@@ -89,18 +102,4 @@ export async function createBackend(
       if (closesDatabase) await database.close();
     },
   };
-}
-
-interface Worker {
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-function isWorker(service: unknown): service is Worker {
-  return (
-    typeof service === "object" &&
-    service !== null &&
-    typeof (service as Partial<Worker>).start === "function" &&
-    typeof (service as Partial<Worker>).stop === "function"
-  );
 }

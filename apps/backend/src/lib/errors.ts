@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type ApiErrorCode, BACKEND_MISCONFIGURED } from "../schemas/error-codes.ts";
 
 /**
  * An error the API reports to its caller as `{ error, message, ...details }` with `status`.
@@ -8,12 +9,26 @@ export class ApiError extends Error {
   override readonly name = "ApiError";
   constructor(
     readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
+}
+
+/**
+ * The platform answered `invalid_client`: the backend's own credentials or auth mode are wrong.
+ * Nothing a user does fixes it and retrying does not help, so both the operator's log line and
+ * the answer to the extension name the settings to change.
+ */
+export const CLIENT_REJECTED_LOG =
+  "the platform refused the backend's client credentials (invalid_client): check PLATFORM_CLIENT_ID, PLATFORM_CLIENT_SECRET and PLATFORM_CLIENT_AUTH (basic, basic-rfc6749 or form)";
+export const BACKEND_MISCONFIGURED_MESSAGE =
+  "The backend is misconfigured: the platform refused its client credentials. Its operator must check PLATFORM_CLIENT_ID, PLATFORM_CLIENT_SECRET and PLATFORM_CLIENT_AUTH.";
+
+export function backendMisconfigured(): ApiError {
+  return new ApiError(502, BACKEND_MISCONFIGURED, BACKEND_MISCONFIGURED_MESSAGE);
 }
 
 /** The database could not be reached (stopped, restarting, network): answer 503, retry later. */

@@ -1,17 +1,56 @@
-import type { BaseDeps } from "../deps.ts";
-import { createAccessTokenCatalog } from "./access-tokens.ts";
-import { createGrantService } from "./grants.ts";
-import { createProxyTokenService } from "./proxy-tokens.ts";
-import { createRateLimitStore } from "./rate-limits.ts";
-import { createResealer } from "./reseal.ts";
-import { createSelectionService } from "./selections.ts";
-import { createSignInService } from "./sign-in.ts";
-import { createUserService } from "./users.ts";
-import { createWebhookSecretService } from "./webhook-secrets.ts";
-import { createSessionService } from "./sessions.ts";
+import type { PlatformClient } from "@overture/core/client";
+import type { AppDatabase, Database } from "../db/client.ts";
+import type { Config } from "../env.ts";
+import type { Clock } from "../lib/clock.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { Metrics } from "../lib/metrics.ts";
+import type { Vault } from "../lib/vault.ts";
+import { createRateLimitStore } from "./auth/rate-limits.ts";
+import { createSessionService } from "./auth/sessions.ts";
+import { createSignInService } from "./auth/sign-in.ts";
+import { createUserService } from "./auth/users.ts";
+import { createAccessTokenCatalog } from "./credentials/access-tokens.ts";
+import { createGrantService } from "./credentials/grants.ts";
+import { createProxyTokenService } from "./credentials/proxy-tokens.ts";
+import { createResealer } from "./credentials/reseal.ts";
+import { createSelectionService } from "./credentials/selections.ts";
+import { createWebhookSecretService } from "./credentials/webhook-secrets.ts";
+import { createEventHub } from "./events/hub.ts";
+import { createWebhookIntake } from "./intake/index.ts";
 import { createTaskServices } from "./tasks/index.ts";
 
-/** The backend's stateful services, built once per app from the base dependencies. */
+/** What the running process knows about itself; read by `/readyz` and shutdown. */
+export interface Lifecycle {
+  migrated: boolean;
+  shuttingDown: boolean;
+}
+
+/** Everything services are built from, injected so tests build the app with fakes where useful. */
+export interface BaseDeps {
+  config: Config;
+  database: Database;
+  db: AppDatabase;
+  clock: Clock;
+  platform: PlatformClient;
+  /** Outbound HTTP beyond the platform client (result downloads); tests route it in-process. */
+  fetch: typeof fetch;
+  logger: Logger;
+  metrics: Metrics;
+  vault: Vault;
+  lifecycle: Lifecycle;
+}
+
+/** Background work: a timer, a LISTEN, a flush. */
+export interface Worker {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The backend's services, built once per app: the auth and credentials wings, the tasks wing,
+ * and webhook intake and live events, which feed on the tasks. Each wing is given only the
+ * services it calls; none reaches back up here.
+ */
 export function createServices(base: BaseDeps) {
   const sessions = createSessionService(base);
   const users = createUserService(base);
@@ -20,22 +59,60 @@ export function createServices(base: BaseDeps) {
   const accessTokens = createAccessTokenCatalog(base, grants);
   const selections = createSelectionService(base, accessTokens);
   const webhookSecrets = createWebhookSecretService(base);
-  const signIn = createSignInService(base, { users, grants, sessions });
-  const taskServices = createTaskServices(base, { proxyTokens, selections, webhookSecrets });
-  return {
+  const { runtime, tasks, taskQueue, reconciler, archiver } = createTaskServices({
+    ...base,
+    proxyTokens,
+    selections,
+    webhookSecrets,
+  });
+  const webhookIntake = createWebhookIntake(runtime);
+  const liveEvents = createEventHub({
+    database: base.database,
+    metrics: base.metrics,
+    logger: base.logger,
+    // Streams of a session revoked on any instance end at once.
+    revocations: (onRevoked) => sessions.onRevoked(onRevoked),
+  });
+  // Re-seals values of retired encryption keys.
+  const resealer = createResealer(base);
+
+  const services = {
     sessions,
     users,
+    signIn: createSignInService(base, { users, grants, sessions }),
+    rateLimits: createRateLimitStore(base),
     grants,
     proxyTokens,
     accessTokens,
     selections,
     webhookSecrets,
-    signIn,
-    rateLimits: createRateLimitStore(base),
-    ...taskServices,
-    // A worker (start/stop): re-seals values of retired encryption keys.
-    resealer: createResealer(base),
+    resealer,
+    tasks,
+    taskQueue,
+    reconciler,
+    archiver,
+    webhookIntake,
+    liveEvents,
   };
+  /**
+   * Started in this order and stopped in reverse: live events are up before anything appends
+   * an event and down last, so intake, the queue, the reconciler and the archiver finish (and
+   * their events reach the streams) before the streams close.
+   */
+  const workers: Worker[] = [
+    liveEvents,
+    webhookIntake,
+    taskQueue,
+    reconciler,
+    ...(archiver ? [archiver] : []),
+    resealer,
+  ];
+  return { services, workers };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type Services = ReturnType<typeof createServices>["services"];
+
+/** What routes are given: the base dependencies and every service. */
+export interface AppDeps extends BaseDeps {
+  services: Services;
+}

@@ -11,26 +11,8 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
+import { TASK_STATES } from "../../schemas/task-states.ts";
 import { users } from "./users.ts";
-
-/**
- * Where a task is in its life. The platform's five statuses (spec 2.6) plus Overture's own:
- * `queued` (kept locally until quota frees), `submitting` (a submit is in flight), `rejected`
- * (the platform refused the submit with a 4xx), `unknown` (a submit failed ambiguously: it may or
- * may not exist on the platform, so it is never retried blindly).
- */
-export const TASK_STATES = [
-  "queued",
-  "submitting",
-  "rejected",
-  "unknown",
-  "waiting",
-  "in_progress",
-  "success",
-  "failure",
-  "cancelled",
-] as const;
-export type TaskState = (typeof TASK_STATES)[number];
 
 export const tasks = pgTable(
   "tasks",
@@ -46,9 +28,9 @@ export const tasks = pgTable(
     /** SHA-256 of the per-task key carried in the callback URL's `k` parameter. */
     webhookKeyHash: text("webhook_key_hash").unique(),
     webhookExpected: boolean("webhook_expected").notNull().default(false),
-    params: jsonb("params").notNull(),
-    output: jsonb("output"),
-    usageInfo: jsonb("usage_info"),
+    params: jsonb("params").$type<Record<string, unknown>>().notNull(),
+    output: jsonb("output").$type<Record<string, unknown>>(),
+    usageInfo: jsonb("usage_info").$type<Record<string, unknown>>(),
     error: text("error"),
     /** A status string the platform sent that the spec does not list (kept, never applied). */
     unknownStatus: text("unknown_status"),
@@ -99,6 +81,9 @@ export const tasks = pgTable(
       .where(sql`${t.archiveStatus} = 'pending'`),
   ],
 );
+
+/** A task as stored. */
+export type TaskRow = typeof tasks.$inferSelect;
 
 /** Webhook deliveries accepted, one row per `event_id` (spec 6 rule 3: idempotent receiver). */
 export const webhookEvents = pgTable("webhook_events", {
@@ -152,7 +137,7 @@ export const webhookRejections = pgTable(
     message: text("message").notNull(),
     /** The status the delivery was answered with (401 or 400). */
     httpStatus: integer("http_status").notNull(),
-    diagnoses: jsonb("diagnoses"),
+    diagnoses: jsonb("diagnoses").$type<{ code: string; message: string }[]>(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("webhook_rejections_user_idx").on(t.userId, t.id)],

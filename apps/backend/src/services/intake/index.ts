@@ -1,6 +1,6 @@
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { TaskRuntime } from "../tasks/runtime.ts";
-import { WEBHOOK_SECRETS_CHANGED_CHANNEL } from "../webhook-secrets.ts";
+import { WEBHOOK_SECRETS_CHANGED_CHANNEL } from "../../db/channels.ts";
 import { applyReports } from "../tasks/apply.ts";
 import { createBatcher } from "./batcher.ts";
 import { createIntake, type Delivery, type IntakeAnswer } from "./intake.ts";

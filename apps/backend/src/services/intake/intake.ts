@@ -1,12 +1,22 @@
 import { createHmac } from "node:crypto";
 import { callbackEventSchema, taskErrorMessage } from "@overture/core/schemas";
-import { verifyWebhookSync, type WebhookVerification } from "@overture/core/webhook";
+import {
+  readWebhookBody,
+  verifyWebhookSync,
+  type WebhookVerification,
+} from "@overture/core/webhook";
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import type { Batcher } from "./batcher.ts";
 import type { IntakeLookup, SecretSet, WebhookTarget } from "./lookup.ts";
 import type { RejectionRecorder } from "./rejections.ts";
+import {
+  MALFORMED_BODY,
+  NO_SECRET,
+  TASK_MISMATCH,
+  UNKNOWN_TASK,
+} from "../../schemas/error-codes.ts";
 
 /** What the route answers; `body` is JSON. */
 export type IntakeAnswer =
@@ -17,8 +27,8 @@ export interface Delivery {
   /** The URL the platform called, as received (its query is signed, spec 4.9). */
   url: string;
   headers: Headers;
-  /** The raw body text, never parsed before verification. */
-  body: string;
+  /** The body's bytes as received: verified as they are, decoded only afterwards (spec 4.9). */
+  body: Uint8Array;
 }
 
 // Keys are 43 base64url characters; anything far longer is not worth a lookup.
@@ -41,8 +51,9 @@ export function createIntake(options: {
   const { lookup, batcher, rejections, metrics, logger } = options;
 
   // The synchronous verifier with node:crypto's createHmac: no promise per delivery, the secret's
-  // bytes cached and the body streamed into the HMAC instead of copied into one signing string
-  // (several times faster than WebCrypto for many small messages; see `pnpm bench`, item 3).
+  // bytes cached and the body streamed into the HMAC instead of copied into one signing string.
+  // A verification then costs ~2.5 µs, within ~0.3 µs of a bare HMAC (~376,000/s here, 6× the
+  // standardwebhooks verifier; `pnpm bench`, item 3).
   const verifyOnce = (
     delivery: Delivery,
     secrets: SecretSet,
@@ -96,7 +107,7 @@ export function createIntake(options: {
     logger.info({ reason }, "webhook for an unknown task key");
     return {
       status: 404,
-      body: { error: "unknown_task", message: "No task is waiting for callbacks with this key." },
+      body: { error: UNKNOWN_TASK, message: "No task is waiting for callbacks with this key." },
     };
   }
 
@@ -120,25 +131,23 @@ export function createIntake(options: {
         return refuse(
           target,
           401,
-          "no_secret",
+          NO_SECRET,
           "Overture has no webhook secret for this account; enter the secret from the platform's console.",
         );
       }
       if (!result.ok) return refuse(target, 401, result.code, result.message, result.diagnoses);
 
-      let json: unknown;
-      try {
-        json = JSON.parse(delivery.body);
-      } catch {
-        return refuse(target, 400, "malformed_body", "The signed body is not valid JSON.");
-      }
-      const parsed = callbackEventSchema.safeParse(json);
+      // Decoded only now, strictly: not UTF-8 or not JSON is the sender's error (the same bytes
+      // would come back on a retry), so a 400 saying which, and nothing is applied.
+      const read = readWebhookBody(delivery.body);
+      if (!read.ok) return refuse(target, 400, MALFORMED_BODY, `${read.message}.`);
+      const parsed = callbackEventSchema.safeParse(read.json);
       if (!parsed.success) {
         const fields = parsed.error.issues.map((i) => i.path.join(".") || "body").join(", ");
         return refuse(
           target,
           400,
-          "malformed_body",
+          MALFORMED_BODY,
           `The callback event lacks or misformats: ${fields} (spec 2.7).`,
         );
       }
@@ -147,7 +156,7 @@ export function createIntake(options: {
         return refuse(
           target,
           400,
-          "task_mismatch",
+          TASK_MISMATCH,
           "The event names another task than the one this callback URL belongs to.",
         );
       }
@@ -167,7 +176,7 @@ export function createIntake(options: {
         return refuse(
           target,
           400,
-          "task_mismatch",
+          TASK_MISMATCH,
           "The event names another task than the one this callback URL belongs to.",
         );
       }

@@ -4,6 +4,7 @@ import type { AppDatabase } from "../../db/client.ts";
 import { webhookRejections } from "../../db/schema/index.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
+import type { RejectionPage } from "../../schemas/rejections.ts";
 
 export interface Rejection {
   userId: number;
@@ -14,16 +15,6 @@ export interface Rejection {
   diagnoses?: readonly { code: string; message: string }[];
   httpStatus: number;
   receivedAt: Date;
-}
-
-export interface RejectionJson {
-  id: number;
-  task_id: string | null;
-  reason: string;
-  message: string;
-  diagnoses: { code: string; message: string }[] | null;
-  http_status: number;
-  received_at: string;
 }
 
 export interface RejectionRecorderOptions {
@@ -60,7 +51,7 @@ export function createRejectionRecorder(options: RejectionRecorderOptions) {
             taskId: r.taskId,
             reason: r.reason,
             message: r.message.slice(0, 1_000),
-            diagnoses: r.diagnoses && r.diagnoses.length > 0 ? r.diagnoses : null,
+            diagnoses: r.diagnoses && r.diagnoses.length > 0 ? [...r.diagnoses] : null,
             httpStatus: r.httpStatus,
             receivedAt: r.receivedAt,
           })),
@@ -111,11 +102,7 @@ export function createRejectionRecorder(options: RejectionRecorderOptions) {
       await flush();
     },
     /** The owner's recent rejections, newest first; `cursor` is the last id of the previous page. */
-    async list(
-      userId: number,
-      limit: number,
-      cursor?: number,
-    ): Promise<{ rejections: RejectionJson[]; next_cursor: string | null }> {
+    async list(userId: number, limit: number, cursor?: number): Promise<RejectionPage> {
       const rows = await options.db
         .select()
         .from(webhookRejections)
@@ -134,7 +121,7 @@ export function createRejectionRecorder(options: RejectionRecorderOptions) {
           task_id: r.taskId,
           reason: r.reason,
           message: r.message,
-          diagnoses: (r.diagnoses as RejectionJson["diagnoses"]) ?? null,
+          diagnoses: r.diagnoses ?? null,
           http_status: r.httpStatus,
           received_at: r.receivedAt.toISOString(),
         })),

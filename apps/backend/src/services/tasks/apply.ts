@@ -3,8 +3,10 @@ import type { Transaction } from "../../db/client.ts";
 import { storableId, storableObject, storableText } from "../../lib/storable.ts";
 import { appendTaskEvents, type NewTaskEvent } from "../events/append.ts";
 import { mergeReport, type MergeContext, type PlatformReport } from "./merge.ts";
-import { lockTasks, queryRows, saveTasks } from "./store.ts";
-import { toTaskJson, type TaskRow } from "./task-json.ts";
+import { queryRows } from "../../db/rows.ts";
+import { lockTasks, saveTasks } from "./store.ts";
+import type { TaskRow } from "../../db/schema/index.ts";
+import { toTaskJson } from "./task-json.ts";
 
 export type ReportOutcome = "accepted" | "duplicate" | "task_mismatch" | "not_found";
 

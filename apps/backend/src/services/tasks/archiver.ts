@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { sql } from "drizzle-orm";
 import type { TaskRuntime } from "./runtime.ts";
-import { queryRows } from "./store.ts";
+import { queryRows } from "../../db/rows.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import { isAllowedHost, type HostAllowList } from "../../lib/host-allowlist.ts";
 import { periodicRounds } from "../../lib/periodic.ts";

@@ -3,11 +3,12 @@ import { isTerminalStatus } from "@overture/core/task";
 import { ApiError } from "../../lib/errors.ts";
 import { reportOfTask } from "./merge.ts";
 import type { TaskRuntime } from "./runtime.ts";
-import type { TaskRow } from "./task-json.ts";
+import type { TaskRow } from "../../db/schema/index.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
+import { NOT_CANCELLABLE } from "../../schemas/error-codes.ts";
 
 const notCancellable = (row: TaskRow, why: string) =>
-  new ApiError(409, "not_cancellable", `Task ${row.id} cannot be cancelled: ${why}.`, {
+  new ApiError(409, NOT_CANCELLABLE, `Task ${row.id} cannot be cancelled: ${why}.`, {
     status: row.status,
   });
 

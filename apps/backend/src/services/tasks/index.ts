@@ -1,37 +1,33 @@
-import type { BaseDeps } from "../../deps.ts";
-import { createEventHub } from "../events/hub.ts";
-import { createWebhookIntake } from "../intake/index.ts";
 import { createArchiver } from "./archiver.ts";
 import { createTaskQueue } from "./queue.ts";
 import { createReconciler } from "./reconciler.ts";
-import { createTaskRuntime, type CredentialServices } from "./runtime.ts";
+import { createTaskRuntime, type TaskDeps } from "./runtime.ts";
 import { createTaskService } from "./service.ts";
 
+export interface TaskWingDeps extends TaskDeps {
+  /** Outbound HTTP for result downloads (the archiver). */
+  fetch: typeof fetch;
+}
+
 /**
- * Tasks, the local queue, the reconciler, webhook intake and live events, wired together. The
- * order of keys matters: the backend starts workers in this order and stops them in reverse,
- * so background work and intake finish before the live streams close.
+ * The tasks wing: the runtime every task service shares, the `/api/tasks` service, the local
+ * queue (drained again whenever a task of its account ends), the reconciler and, with
+ * `ARCHIVE_DIR`, the archiver. Webhook intake applies its reports through `runtime`.
  */
-export function createTaskServices(base: BaseDeps, credentials: CredentialServices) {
-  const runtime = createTaskRuntime({ ...base, ...credentials });
-  const taskQueue = createTaskQueue(runtime, { staleSubmitMs: base.config.tasks.staleSubmitMs });
+export function createTaskServices(deps: TaskWingDeps) {
+  const runtime = createTaskRuntime(deps);
+  const taskQueue = createTaskQueue(runtime, { staleSubmitMs: deps.config.tasks.staleSubmitMs });
   runtime.onFreed((account) => {
     taskQueue.kick(account);
   });
+  const archiveDir = deps.config.archiveDir;
   return {
-    liveEvents: createEventHub({
-      database: base.database,
-      metrics: base.metrics,
-      logger: base.logger,
-    }),
-    webhookIntake: createWebhookIntake(runtime),
+    runtime,
     tasks: createTaskService(runtime, taskQueue),
     taskQueue,
     reconciler: createReconciler(runtime),
-    archiver: base.config.archiveDir
-      ? createArchiver(runtime, { dir: base.config.archiveDir, fetch: base.fetch })
+    archiver: archiveDir
+      ? createArchiver(runtime, { dir: archiveDir, fetch: deps.fetch })
       : undefined,
   };
 }
-
-export type TaskServices = ReturnType<typeof createTaskServices>;

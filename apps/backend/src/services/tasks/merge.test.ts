@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FILE_TTL_MS, mergeReport, type MergeContext, type PlatformReport } from "./merge.ts";
-import type { TaskRow } from "./task-json.ts";
+import type { TaskRow } from "../../db/schema/index.ts";
 
 const NOW = Date.UTC(2030, 0, 1);
 const ctx: MergeContext = {
@@ -90,6 +90,19 @@ describe("mergeReport", () => {
     expect(result.row.finishedAt?.getTime()).toBe(NOW);
     expect(result.row.nextPollAt).toBeNull();
     expect(result.becameTerminal).toBe(true);
+  });
+
+  it("records the result link a live output names output.url", () => {
+    const result = merged(row(), report("success", { output: { url: "https://x/b.wav" } }));
+    expect(result.row.fileUrl).toBe("https://x/b.wav");
+    expect(result.row.fileExpiresAt).not.toBeNull();
+  });
+
+  it("takes a pre-signed link's expiry from its own query (7 days live), not the 24 h estimate", () => {
+    const link =
+      "https://x/a.wav?X-Amz-Date=20260101T000000Z&X-Amz-Expires=604800&X-Amz-Signature=ab";
+    const result = merged(row(), report("success", { output: { url: link } }));
+    expect(result.row.fileExpiresAt?.getTime()).toBe(Date.UTC(2026, 0, 8));
   });
 
   it("marks a successful result for archiving when archiving is on", () => {

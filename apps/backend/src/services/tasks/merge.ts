@@ -1,9 +1,9 @@
 import { isTaskStatus, isTerminalStatus, mergeStatus } from "@overture/core/task";
 import type { TaskWithId } from "@overture/core/client";
-import { taskErrorMessage } from "@overture/core/schemas";
+import { signedLinkExpiresAt, taskErrorMessage, taskResultUrl } from "@overture/core/schemas";
 import type { TaskEventSource } from "../../db/schema/index.ts";
 import { firstPollDelay, nextPollDelay, type PollSchedule } from "./schedule.ts";
-import type { TaskRow } from "./task-json.ts";
+import type { TaskRow } from "../../db/schema/index.ts";
 
 /**
  * What the platform said about one task, from any channel: a webhook event, a poll, a submit
@@ -129,11 +129,14 @@ export function mergeReport(row: TaskRow, report: PlatformReport, ctx: MergeCont
       next.error = report.error;
       changed = true;
     }
-    const fileUrl =
-      typeof report.output?.file_url === "string" ? report.output.file_url : undefined;
+    // `output.file_url`, or `output.url` as some live outputs name it.
+    const fileUrl = taskResultUrl({ output: report.output });
     if (incoming === "success" && fileUrl && fileUrl !== row.fileUrl) {
       next.fileUrl = fileUrl;
-      next.fileExpiresAt = new Date((report.completedAt ?? ctx.now) + ctx.fileTtlMs);
+      // A pre-signed link says when it ends (7 days live); otherwise estimate from completion.
+      next.fileExpiresAt = new Date(
+        signedLinkExpiresAt(fileUrl) ?? (report.completedAt ?? ctx.now) + ctx.fileTtlMs,
+      );
       if (ctx.archive) {
         next.archiveStatus = "pending";
         next.archiveNextAt = now;

@@ -5,7 +5,7 @@ import { tasks } from "../../db/schema/index.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import type { Account, TaskRuntime } from "./runtime.ts";
 import { submitClaimed, UNKNOWN_SUBMIT_MESSAGE } from "./submit.ts";
-import type { TaskRow } from "./task-json.ts";
+import type { TaskRow } from "../../db/schema/index.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
 

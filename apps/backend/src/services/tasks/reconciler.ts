@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { reportOfTask } from "./merge.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import { errorBackoffDelay } from "./schedule.ts";
-import { queryRows } from "./store.ts";
+import { queryRows } from "../../db/rows.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
 

@@ -1,36 +1,44 @@
+import type { PlatformClient } from "@overture/core/client";
 import { and, eq } from "drizzle-orm";
-import type { Transaction } from "../../db/client.ts";
-import { tasks, type TaskEventSource } from "../../db/schema/index.ts";
-import type { BaseDeps } from "../../deps.ts";
+import type { AppDatabase, Database, Transaction } from "../../db/client.ts";
+import { tasks, type TaskEventSource, type TaskRow } from "../../db/schema/index.ts";
+import type { Config } from "../../env.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { errorMessage } from "../../lib/error-summary.ts";
 import { ApiError } from "../../lib/errors.ts";
-import type { ProxyTokenService } from "../proxy-tokens.ts";
-import type { SelectionService } from "../selections.ts";
-import type { WebhookSecretService } from "../webhook-secrets.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { Metrics } from "../../lib/metrics.ts";
+import { TASK_NOT_FOUND } from "../../schemas/error-codes.ts";
+import type { ProxyTokenService } from "../credentials/proxy-tokens.ts";
+import type { SelectionService } from "../credentials/selections.ts";
+import type { WebhookSecretService } from "../credentials/webhook-secrets.ts";
 import { appendTaskEvents } from "../events/append.ts";
 import { applyReports, type ApplyContext, type ApplyResult } from "./apply.ts";
 import { FILE_TTL_MS, type PlatformReport } from "./merge.ts";
 import { DEFAULT_EXPECTED_DURATION_MS } from "./schedule.ts";
 import { saveTasks } from "./store.ts";
-import { toTaskJson, type TaskRow } from "./task-json.ts";
-import { errorMessage } from "../../lib/error-summary.ts";
+import { toTaskJson } from "./task-json.ts";
 
-/** The credential services the task services call (built by the auth side). */
+/** The credential services the task services call (the credentials wing). */
 export interface CredentialServices {
   proxyTokens: Pick<ProxyTokenService, "withProxyToken">;
   selections: Pick<SelectionService, "get">;
   webhookSecrets: Pick<WebhookSecretService, "has" | "secretsFor" | "onChange">;
 }
 
-export type TaskDeps = Pick<
-  BaseDeps,
-  "db" | "database" | "clock" | "config" | "platform" | "logger" | "metrics"
-> &
-  CredentialServices & {
-    /** Randomness of poll jitter (tests fix it). */
-    random?: () => number;
-    /** Expected upper bound of a task's duration (spec 8: usually 1 to 10 minutes). */
-    expectedDurationMs?: number;
-  };
+export interface TaskDeps extends CredentialServices {
+  db: AppDatabase;
+  database: Database;
+  clock: Clock;
+  config: Config;
+  platform: PlatformClient;
+  logger: Logger;
+  metrics: Metrics;
+  /** Randomness of poll jitter (tests fix it). */
+  random?: () => number;
+  /** Expected upper bound of a task's duration (spec 8: usually 1 to 10 minutes). */
+  expectedDurationMs?: number;
+}
 
 export interface Account {
   userId: number;
@@ -143,7 +151,7 @@ export function createTaskRuntime(deps: TaskDeps) {
             .where(and(eq(tasks.id, taskId), eq(tasks.userId, userId)))
             .limit(1)
         : [];
-      if (!row) throw new ApiError(404, "task_not_found", `No task ${taskId} among your tasks.`);
+      if (!row) throw new ApiError(404, TASK_NOT_FOUND, `No task ${taskId} among your tasks.`);
       return row;
     },
   };

@@ -1,26 +1,23 @@
 import { validateMusicParams } from "@overture/core/music";
 import { readQuota } from "@overture/core/schemas";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { tasks, type TaskState } from "../../db/schema/index.ts";
+import { tasks, type TaskRow } from "../../db/schema/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { createCanceller } from "./cancel.ts";
 import type { TaskQueue } from "./queue.ts";
 import type { TaskRuntime } from "./runtime.ts";
-import type { TaskJson, TaskRow } from "./task-json.ts";
+import type { Quota, Task, TaskPage } from "../../schemas/task.ts";
+import type { TaskState } from "../../schemas/task-states.ts";
+import {
+  INVALID_CURSOR,
+  INVALID_PARAMETERS,
+  NO_TOKEN_SELECTED,
+} from "../../schemas/error-codes.ts";
 
 export interface ListQuery {
   statuses?: readonly TaskState[];
   cursor?: string;
   limit: number;
-}
-
-export interface QuotaJson {
-  /** Free concurrency slots as the platform reports them; null when its answer does not say. */
-  available: number | null;
-  max_concurrency: number | null;
-  /** Tasks of this account waiting in Overture's local queue. */
-  queued: number;
-  namespace: string;
 }
 
 /** Opaque keyset cursor over (created_at, id), newest first. */
@@ -34,7 +31,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime())) {
     throw new ApiError(
       400,
-      "invalid_cursor",
+      INVALID_CURSOR,
       "The cursor is not one this API returned; start again without it.",
     );
   }
@@ -52,7 +49,7 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
     if (!selected) {
       throw new ApiError(
         400,
-        "no_token_selected",
+        NO_TOKEN_SELECTED,
         "Choose an access token for tasks first (PUT /api/selection).",
       );
     }
@@ -65,12 +62,12 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
      * stores the task as `queued` and drains the account's queue: the task is submitted now when
      * quota is free and it is first in line, else it waits (spec 8: client-side queueing).
      */
-    async create(userId: number, input: unknown): Promise<TaskJson> {
+    async create(userId: number, input: unknown): Promise<Task> {
       const validation = validateMusicParams(input);
       if (!validation.ok) {
         throw new ApiError(
           400,
-          "invalid_parameters",
+          INVALID_PARAMETERS,
           `Invalid music parameters: ${validation.errors.map((e) => e.message).join("; ")}`,
           {
             fields: validation.errors,
@@ -94,7 +91,7 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
             namespace: selected.namespace,
             tokenId: selected.tokenId,
             status: "queued",
-            params: validation.value,
+            params: { ...validation.value },
             createdAt: now,
             updatedAt: now,
           })
@@ -107,10 +104,7 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
       return runtime.json(await runtime.owned(userId, row.id));
     },
 
-    async list(
-      userId: number,
-      query: ListQuery,
-    ): Promise<{ tasks: TaskJson[]; next_cursor: string | null }> {
+    async list(userId: number, query: ListQuery): Promise<TaskPage> {
       const after = query.cursor ? decodeCursor(query.cursor) : undefined;
       const rows = await db
         .select()
@@ -136,16 +130,16 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
       };
     },
 
-    async get(userId: number, taskId: string): Promise<TaskJson> {
+    async get(userId: number, taskId: string): Promise<Task> {
       return runtime.json(await runtime.owned(userId, taskId));
     },
 
-    async cancel(userId: number, taskId: string): Promise<{ task: TaskJson; pending: boolean }> {
+    async cancel(userId: number, taskId: string): Promise<{ task: Task; pending: boolean }> {
       const { row, pending } = await canceller.cancel(userId, taskId);
       return { task: runtime.json(row), pending };
     },
 
-    async quota(userId: number): Promise<QuotaJson> {
+    async quota(userId: number): Promise<Quota> {
       const selected = await selection(userId);
       const body = await deps.proxyTokens.withProxyToken(
         userId,

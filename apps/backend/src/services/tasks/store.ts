@@ -1,15 +1,8 @@
-import { inArray, sql, type SQL } from "drizzle-orm";
-import type { AppDatabase, Transaction } from "../../db/client.ts";
+import { inArray, sql } from "drizzle-orm";
+import type { Transaction } from "../../db/client.ts";
+import type { Executor } from "../../db/rows.ts";
 import { tasks } from "../../db/schema/index.ts";
-import type { TaskRow } from "./task-json.ts";
-
-type Executor = AppDatabase | Transaction;
-
-/** Rows of a raw statement. Both drivers answer `{ rows }`; drizzle types `execute` loosely. */
-export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
-  const result: unknown = await db.execute(query);
-  return (result as { rows: T[] }).rows;
-}
+import type { TaskRow } from "../../db/schema/index.ts";
 
 /** Locks task rows `FOR UPDATE` in id order (a fixed order: concurrent batches cannot deadlock). */
 export async function lockTasks(

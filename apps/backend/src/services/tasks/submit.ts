@@ -2,7 +2,7 @@ import { requestNeverSent } from "@overture/core/client";
 import { isPlatformError } from "@overture/core/errors";
 import { ApiError } from "../../lib/errors.ts";
 import type { TaskRuntime } from "./runtime.ts";
-import type { TaskRow } from "./task-json.ts";
+import type { TaskRow } from "../../db/schema/index.ts";
 
 /** What became of one submit attempt. */
 export type SubmitOutcome =
@@ -66,12 +66,7 @@ export async function submitClaimed(
       row.userId,
       row.namespace,
       row.tokenId,
-      (token) =>
-        deps.platform.submitMusicTask(
-          token,
-          row.params as Record<string, unknown>,
-          webhookUrl ? { webhookUrl } : {},
-        ),
+      (token) => deps.platform.submitMusicTask(token, row.params, webhookUrl ? { webhookUrl } : {}),
     );
   } catch (error) {
     const kind = classifySubmitFailure(error);

@@ -1,11 +1,15 @@
 import { isPlatformError } from "@overture/core/errors";
 import type { TokenResponse } from "@overture/core/schemas";
 import { eq, sql } from "drizzle-orm";
-import { grants, proxyTokens } from "../db/schema/index.ts";
-import type { Transaction } from "../db/client.ts";
-import type { BaseDeps } from "../deps.ts";
-import { ApiError } from "../lib/errors.ts";
-import { platformUnavailable, reauthenticationRequired } from "./credential-errors.ts";
+import { grants, proxyTokens } from "../../db/schema/index.ts";
+import type { AppDatabase, Transaction } from "../../db/client.ts";
+import { backendMisconfigured, CLIENT_REJECTED_LOG } from "../../lib/errors.ts";
+import { platformUnavailable, reauthenticationRequired } from "./errors.ts";
+import type { Vault } from "../../lib/vault.ts";
+import type { PlatformClient } from "@overture/core/client";
+import type { Clock } from "../../lib/clock.ts";
+import type { Metrics } from "../../lib/metrics.ts";
+import type { Logger } from "../../lib/logger.ts";
 
 type GrantRow = typeof grants.$inferSelect;
 
@@ -33,6 +37,15 @@ type RefreshOutcome =
 export const accessContext = (userId: number) => `grant:${userId}:access`;
 export const refreshContext = (userId: number) => `grant:${userId}:refresh`;
 
+export interface GrantDeps {
+  db: AppDatabase;
+  vault: Vault;
+  platform: PlatformClient;
+  clock: Clock;
+  metrics: Metrics;
+  logger: Logger;
+}
+
 /**
  * The user's platform OAuth grant (DESIGN "Tokens the backend keeps"). Tokens are sealed at rest.
  * A refresh happens once across every instance: the grant row is locked (`FOR UPDATE`) and
@@ -40,9 +53,7 @@ export const refreshContext = (userId: number) => `grant:${userId}:refresh`;
  * failed) uses it instead of redeeming the refresh token again, which matters when the platform
  * rotates refresh tokens and treats a second use as theft.
  */
-export function createGrantService(
-  deps: Pick<BaseDeps, "db" | "vault" | "platform" | "clock" | "metrics" | "logger">,
-) {
+export function createGrantService(deps: GrantDeps) {
   const { db, vault, platform, clock, metrics, logger } = deps;
 
   const openAccess = (row: GrantRow) => vault.open(row.accessTokenEnc, accessContext(row.userId));
@@ -93,10 +104,7 @@ export function createGrantService(
       metrics.refreshes.inc({ outcome: "failed" });
       const code = isPlatformError(error) ? error.code : undefined;
       if (code === "OAUTH_INVALID_CLIENT")
-        logger.error(
-          { userId, platformError: code },
-          "the platform refused the client credentials",
-        );
+        logger.error({ userId, platformError: code }, CLIENT_REJECTED_LOG);
       else logger.warn({ userId, platformError: code }, "grant refresh failed; the grant is kept");
       return { kind: "error", error };
     }
@@ -215,13 +223,7 @@ function refusesGrant(error: unknown): boolean {
 }
 
 function toApiError(error: unknown): Error {
-  if (isPlatformError(error, "OAUTH_INVALID_CLIENT")) {
-    return new ApiError(
-      502,
-      "platform_client_rejected",
-      "The platform refused the backend's client credentials; the operator must check PLATFORM_CLIENT_ID/SECRET.",
-    );
-  }
+  if (isPlatformError(error, "OAUTH_INVALID_CLIENT")) return backendMisconfigured();
   return platformUnavailable(error);
 }
 

@@ -1,12 +1,25 @@
 import { sql } from "drizzle-orm";
-import type { BaseDeps } from "../deps.ts";
-import { sha256Hex } from "../lib/secrets.ts";
-import type { RateLimitStore } from "../middleware/rate-limit.ts";
-import { queryRows } from "./tasks/store.ts";
+import { sha256Hex } from "../../lib/secrets.ts";
+import { queryRows } from "../../db/rows.ts";
+import type { AppDatabase } from "../../db/client.ts";
+import type { Clock } from "../../lib/clock.ts";
+
+/** Spends one token of a bucket; the sign-in rate limits (middleware/rate-limit.ts) use it. */
+export interface RateLimitStore {
+  take(
+    key: string,
+    bucket: { burst: number; perMs: number },
+  ): Promise<{ allowed: boolean; tokens: number }>;
+}
 
 // Every this many takes, buckets idle long enough to be full again are deleted: a full bucket
 // and a missing one mean the same, so the table holds only clients seen lately.
 const PRUNE_EVERY = 500;
+
+export interface RateLimitDeps {
+  db: AppDatabase;
+  clock: Clock;
+}
 
 /**
  * The sign-in rate limits' token buckets in the database, so every instance spends from the
@@ -14,7 +27,7 @@ const PRUNE_EVERY = 500;
  * spends a token if one is there, and says whether it did; its row lock orders concurrent
  * requests of one client, on one instance or several.
  */
-export function createRateLimitStore({ db, clock }: BaseDeps): RateLimitStore {
+export function createRateLimitStore({ db, clock }: RateLimitDeps): RateLimitStore {
   let takes = 0;
   let longestRefillMs = 0;
 

@@ -1,12 +1,16 @@
 import { authorizeUrl } from "@overture/core/oauth";
 import { eq, lt } from "drizzle-orm";
-import { handoffCodes, loginAttempts } from "../db/schema/index.ts";
-import type { BaseDeps } from "../deps.ts";
-import { ApiError } from "../lib/errors.ts";
-import { newOpaqueToken, pkceS256, safeEqual, sha256Hex } from "../lib/secrets.ts";
-import type { GrantService } from "./grants.ts";
+import { handoffCodes, loginAttempts } from "../../db/schema/index.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { newOpaqueToken, pkceS256, safeEqual, sha256Hex } from "../../lib/secrets.ts";
+import type { GrantService } from "../credentials/grants.ts";
 import type { SessionService } from "./sessions.ts";
 import type { UserRow, UserService } from "./users.ts";
+import { INVALID_GRANT } from "../../schemas/error-codes.ts";
+import type { AppDatabase } from "../../db/client.ts";
+import type { Clock } from "../../lib/clock.ts";
+import type { Config } from "../../env.ts";
+import type { PlatformClient } from "@overture/core/client";
 
 export const SIGN_IN_SCOPE = ["user_info", "api_key"] as const;
 /** A sign-in must come back from the platform within this time. */
@@ -26,7 +30,14 @@ export interface SignedIn {
   user: UserRow;
 }
 
-const invalidGrant = (message: string) => new ApiError(400, "invalid_grant", message);
+const invalidGrant = (message: string) => new ApiError(400, INVALID_GRANT, message);
+
+export interface SignInDeps {
+  db: AppDatabase;
+  clock: Clock;
+  config: Config;
+  platform: PlatformClient;
+}
 
 /**
  * The sign-in flow of DESIGN "Sign-in": `state` and hand-off codes are random, single use,
@@ -34,7 +45,7 @@ const invalidGrant = (message: string) => new ApiError(400, "invalid_grant", mes
  * sign-in. Consuming is `DELETE … RETURNING`: of two concurrent uses exactly one gets the row.
  */
 export function createSignInService(
-  deps: Pick<BaseDeps, "db" | "clock" | "config" | "platform">,
+  deps: SignInDeps,
   services: { users: UserService; grants: GrantService; sessions: SessionService },
 ) {
   const { db, clock, config, platform } = deps;

@@ -1,12 +1,13 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql, type SQL } from "drizzle-orm";
-import type { Transaction } from "../db/client.ts";
-import type { BaseDeps } from "../deps.ts";
-import { periodicRounds } from "../lib/periodic.ts";
+import type { AppDatabase, Transaction } from "../../db/client.ts";
+import { periodicRounds } from "../../lib/periodic.ts";
 import { accessContext, refreshContext } from "./grants.ts";
 import { proxyTokenContext } from "./proxy-tokens.ts";
-import { queryRows } from "./tasks/store.ts";
+import { queryRows } from "../../db/rows.ts";
 import { webhookSecretContext } from "./webhook-secrets.ts";
+import type { Vault } from "../../lib/vault.ts";
+import type { Logger } from "../../lib/logger.ts";
 
 /** A column of sealed values: its row key (name and SQL type) and the context values carry. */
 interface SealedColumn {
@@ -61,6 +62,12 @@ export interface ResealOutcome {
   failed: number;
 }
 
+export interface ResealDeps {
+  db: AppDatabase;
+  vault: Vault;
+  logger: Logger;
+}
+
 /**
  * Re-seals values sealed with a retired key under the current one, so that after a rotation
  * (TOKEN_ENCRYPTION_KEYS=<new>,<old>) the old key can be dropped. Runs at start-up and then every
@@ -70,7 +77,7 @@ export interface ResealOutcome {
  * Logs counts only.
  */
 export function createResealer(
-  deps: Pick<BaseDeps, "db" | "vault" | "logger">,
+  deps: ResealDeps,
   options: { intervalMs?: number; batchSize?: number } = {},
 ) {
   const { db, vault, logger } = deps;

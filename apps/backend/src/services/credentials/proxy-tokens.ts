@@ -1,10 +1,15 @@
 import { isPlatformError } from "@overture/core/errors";
 import { and, eq, sql } from "drizzle-orm";
-import { proxyTokens } from "../db/schema/index.ts";
-import type { BaseDeps } from "../deps.ts";
-import { ApiError } from "../lib/errors.ts";
-import { platformUnavailable } from "./credential-errors.ts";
+import { proxyTokens } from "../../db/schema/index.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { platformUnavailable } from "./errors.ts";
 import type { GrantService } from "./grants.ts";
+import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
+import type { AppDatabase } from "../../db/client.ts";
+import type { Vault } from "../../lib/vault.ts";
+import type { PlatformClient } from "@overture/core/client";
+import type { Clock } from "../../lib/clock.ts";
+import type { Metrics } from "../../lib/metrics.ts";
 
 type ProxyRow = typeof proxyTokens.$inferSelect;
 
@@ -30,16 +35,21 @@ function usable(row: ProxyRow | undefined, now: number): row is ProxyRow {
 export const proxyTokenContext = (userId: number, namespace: string, tokenId: number) =>
   `proxy:${userId}:${namespace}:${tokenId}`;
 
+export interface ProxyTokenDeps {
+  db: AppDatabase;
+  vault: Vault;
+  platform: PlatformClient;
+  clock: Clock;
+  metrics: Metrics;
+}
+
 /**
  * Short-lived proxy tokens (spec 2.5, 3.2) per (user, namespace, access-token id), cached sealed
  * until shortly before the returned `expires_in`, minted once across instances: minting holds a
  * transaction-scoped advisory lock on the key and re-checks the cache after acquiring it, so
  * concurrent callers on any instance wait for the first mint and reuse it.
  */
-export function createProxyTokenService(
-  deps: Pick<BaseDeps, "db" | "vault" | "platform" | "clock" | "metrics">,
-  grants: GrantService,
-) {
+export function createProxyTokenService(deps: ProxyTokenDeps, grants: GrantService) {
   const { db, vault, platform, clock, metrics } = deps;
   const key = (userId: number, namespace: string, tokenId: number) =>
     and(
@@ -162,7 +172,7 @@ function mintError(error: Error, namespace: string, tokenId: number): Error {
   if (isPlatformError(error, ["PLATFORM_NOT_FOUND", "PLATFORM_FORBIDDEN"])) {
     return new ApiError(
       404,
-      "access_token_not_found",
+      ACCESS_TOKEN_NOT_FOUND,
       `Access token ${tokenId} is not available in namespace "${namespace}" (deleted, or you are no longer a member); choose another one.`,
     );
   }

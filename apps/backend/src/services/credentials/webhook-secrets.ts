@@ -1,16 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
-import { webhookSecrets } from "../db/schema/index.ts";
-import type { BaseDeps } from "../deps.ts";
-import { ApiError } from "../lib/errors.ts";
+import { WEBHOOK_SECRETS_CHANGED_CHANNEL } from "../../db/channels.ts";
+import { webhookSecrets } from "../../db/schema/index.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { INVALID_SECRET } from "../../schemas/error-codes.ts";
+import type { AppDatabase } from "../../db/client.ts";
+import type { Vault } from "../../lib/vault.ts";
+import type { Clock } from "../../lib/clock.ts";
+import type { Config } from "../../env.ts";
 
 export const WEBHOOK_SECRET_MAX_LENGTH = 512;
-
-/**
- * NOTIFY channel telling every instance that an account's webhook secret changed, payload
- * `<userId>:<namespace>`: their webhook intake drops its cached copy at once instead of
- * verifying with a cleared or replaced secret until its cache entry ages out.
- */
-export const WEBHOOK_SECRETS_CHANGED_CHANNEL = "overture_webhook_secrets_changed";
 
 export interface WebhookSecretStatus {
   configured: boolean;
@@ -41,17 +39,19 @@ export function webhookSecretProblem(secret: string): string | undefined {
 export const webhookSecretContext = (userId: number, namespace: string) =>
   `webhook-secret:${userId}:${namespace}`;
 
+export interface WebhookSecretDeps {
+  db: AppDatabase;
+  vault: Vault;
+  clock: Clock;
+  config: Config;
+}
+
 /**
  * Webhook secrets per (user, account namespace), entered by the user, sealed at rest and never
  * returned by the API. After a reset the previous secret stays valid for the configured grace
  * (`WEBHOOK_SECRET_GRACE_SECONDS`): the platform may still retry deliveries signed before it.
  */
-export function createWebhookSecretService({
-  db,
-  vault,
-  clock,
-  config,
-}: Pick<BaseDeps, "db" | "vault" | "clock" | "config">) {
+export function createWebhookSecretService({ db, vault, clock, config }: WebhookSecretDeps) {
   const key = (userId: number, namespace: string) =>
     and(eq(webhookSecrets.userId, userId), eq(webhookSecrets.namespace, namespace));
 
@@ -75,7 +75,7 @@ export function createWebhookSecretService({
   return {
     async set(userId: number, namespace: string, secret: string): Promise<void> {
       const problem = webhookSecretProblem(secret);
-      if (problem) throw new ApiError(400, "invalid_secret", problem);
+      if (problem) throw new ApiError(400, INVALID_SECRET, problem);
       const now = clock.now();
       await db.transaction(async (tx) => {
         const [row] = await tx
@@ -121,7 +121,7 @@ export function createWebhookSecretService({
 
     /**
      * Calls `listener` after this instance saved or cleared a secret. Other instances hear of it
-     * on {@link WEBHOOK_SECRETS_CHANGED_CHANNEL} (services/intake/index.ts).
+     * on `WEBHOOK_SECRETS_CHANGED_CHANNEL` (services/intake/index.ts).
      */
     onChange(listener: (userId: number, namespace: string) => void): void {
       changeListeners.push(listener);

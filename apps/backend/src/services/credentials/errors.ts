@@ -1,5 +1,6 @@
 import { isPlatformError } from "@overture/core/errors";
-import { ApiError } from "../lib/errors.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { PLATFORM_UNAVAILABLE, REAUTHENTICATION_REQUIRED } from "../../schemas/error-codes.ts";
 
 /**
  * The errors the credential services throw. Routes let them through to the error handler, so the
@@ -10,7 +11,7 @@ import { ApiError } from "../lib/errors.ts";
 export function reauthenticationRequired(reason?: string): ApiError {
   return new ApiError(
     401,
-    "reauthentication_required",
+    REAUTHENTICATION_REQUIRED,
     "The platform authorization has ended (revoked or expired); sign in again to continue.",
     reason ? { reason } : undefined,
   );
@@ -21,7 +22,7 @@ export function platformUnavailable(cause?: unknown): ApiError {
   const code = isPlatformError(cause) ? cause.code : undefined;
   return new ApiError(
     503,
-    "platform_unavailable",
+    PLATFORM_UNAVAILABLE,
     "The platform is unavailable right now; try again shortly.",
     code ? { platform_error: code } : undefined,
   );

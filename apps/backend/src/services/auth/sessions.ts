@@ -1,7 +1,11 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
-import { sessions } from "../db/schema/index.ts";
-import type { BaseDeps } from "../deps.ts";
-import { newOpaqueToken, sha256Hex } from "../lib/secrets.ts";
+import { SESSIONS_REVOKED_CHANNEL } from "../../db/channels.ts";
+import { sessions } from "../../db/schema/index.ts";
+import { newOpaqueToken, sha256Hex } from "../../lib/secrets.ts";
+import { storableText } from "../../lib/storable.ts";
+import type { AppDatabase, Database } from "../../db/client.ts";
+import type { Clock } from "../../lib/clock.ts";
+import type { Config } from "../../env.ts";
 
 /** Who is calling, as established by the session middleware. */
 export interface SessionContext {
@@ -20,22 +24,18 @@ export interface SessionSummary {
 // Sliding renewal writes at most once a minute per session, not on every request.
 const RENEW_AFTER_MS = 60_000;
 
-/**
- * NOTIFY channel announcing revoked sessions to every instance, payload `<userId>:<sessionId>`:
- * open live-event streams of that session end at once (services/events/hub.ts) instead of
- * running on until they reconnect.
- */
-export const SESSIONS_REVOKED_CHANNEL = "overture_sessions_revoked";
+export interface SessionDeps {
+  db: AppDatabase;
+  database: Database;
+  clock: Clock;
+  config: Config;
+}
 
 /**
  * Backend sessions: opaque random bearer tokens (`ovs_…`), stored as SHA-256, with sliding
  * expiry and revocation that takes effect on the next request (every request reads the row).
  */
-export function createSessionService({
-  db,
-  clock,
-  config,
-}: Pick<BaseDeps, "db" | "clock" | "config">) {
+export function createSessionService({ db, database, clock, config }: SessionDeps) {
   // After the revocation committed: a stream that ends reconnects and is refused (401).
   const announceRevoked = async (payload: string) => {
     await db.execute(sql`select pg_notify(${SESSIONS_REVOKED_CHANNEL}, ${payload})`);
@@ -54,7 +54,7 @@ export function createSessionService({
         .values({
           tokenHash: sha256Hex(token),
           userId,
-          userAgent: userAgent?.slice(0, 300) ?? null,
+          userAgent: userAgent === null ? null : storableText(userAgent.slice(0, 300)),
           createdAt: new Date(now),
           lastUsedAt: new Date(now),
           expiresAt,
@@ -106,6 +106,19 @@ export function createSessionService({
           ),
         )
         .orderBy(desc(sessions.lastUsedAt));
+    },
+
+    /**
+     * Calls `onRevoked` for each session revoked on any instance, from now on (a LISTEN on
+     * `SESSIONS_REVOKED_CHANNEL`); resolves to a function that stops it.
+     */
+    onRevoked(
+      onRevoked: (userId: number, sessionId: string) => void,
+    ): Promise<() => Promise<void>> {
+      return database.listen(SESSIONS_REVOKED_CHANNEL, (payload) => {
+        const colon = payload.indexOf(":");
+        onRevoked(Number(payload.slice(0, colon)), payload.slice(colon + 1));
+      });
     },
 
     /** Revokes one of the user's sessions; false when it is not theirs or already gone. */

@@ -1,15 +1,20 @@
 import { isPlatformError } from "@overture/core/errors";
 import type { AccessTokenMeta } from "@overture/core/schemas";
-import type { BaseDeps } from "../deps.ts";
-import { ApiError } from "../lib/errors.ts";
-import { platformUnavailable } from "./credential-errors.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { platformUnavailable } from "./errors.ts";
 import type { GrantService } from "./grants.ts";
+import { NAMESPACE_NOT_FOUND } from "../../schemas/error-codes.ts";
+import type { PlatformClient } from "@overture/core/client";
+
+export interface AccessTokenDeps {
+  platform: PlatformClient;
+}
 
 /**
  * The user's access tokens in a namespace, as the platform lists them (spec 4.4): meta only,
  * never a token value. Read live on every call; the list is small and changes in the console.
  */
-export function createAccessTokenCatalog(deps: Pick<BaseDeps, "platform">, grants: GrantService) {
+export function createAccessTokenCatalog(deps: AccessTokenDeps, grants: GrantService) {
   return {
     async list(userId: number, namespace: string): Promise<AccessTokenMeta[]> {
       try {
@@ -22,7 +27,7 @@ export function createAccessTokenCatalog(deps: Pick<BaseDeps, "platform">, grant
         if (isPlatformError(error, ["PLATFORM_NOT_FOUND", "PLATFORM_FORBIDDEN"])) {
           throw new ApiError(
             404,
-            "namespace_not_found",
+            NAMESPACE_NOT_FOUND,
             `Namespace "${namespace}" does not exist or you are not a member of it; use your login or an organization you belong to.`,
           );
         }

@@ -1,8 +1,11 @@
 import { eq } from "drizzle-orm";
-import { tokenSelections } from "../db/schema/index.ts";
-import type { BaseDeps } from "../deps.ts";
-import { ApiError } from "../lib/errors.ts";
+import { tokenSelections } from "../../db/schema/index.ts";
+import { ApiError } from "../../lib/errors.ts";
 import type { AccessTokenCatalog } from "./access-tokens.ts";
+import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
+import { storableText } from "../../lib/storable.ts";
+import type { AppDatabase } from "../../db/client.ts";
+import type { Clock } from "../../lib/clock.ts";
 
 /** The access token a user chose for tasks (one per user). */
 export interface Selection {
@@ -12,10 +15,12 @@ export interface Selection {
   usageScenario: string;
 }
 
-export function createSelectionService(
-  { db, clock }: Pick<BaseDeps, "db" | "clock">,
-  catalog: AccessTokenCatalog,
-) {
+export interface SelectionDeps {
+  db: AppDatabase;
+  clock: Clock;
+}
+
+export function createSelectionService({ db, clock }: SelectionDeps, catalog: AccessTokenCatalog) {
   return {
     async get(userId: number): Promise<Selection | null> {
       const [row] = await db
@@ -41,14 +46,14 @@ export function createSelectionService(
       if (!token) {
         throw new ApiError(
           404,
-          "access_token_not_found",
+          ACCESS_TOKEN_NOT_FOUND,
           `Namespace "${namespace}" has no access token with id ${tokenId}; pick one from its token list.`,
         );
       }
       const selection: Selection = {
         namespace,
         tokenId,
-        tokenName: token.name,
+        tokenName: storableText(token.name), // platform text: kept, U+FFFD for what cannot be stored
         usageScenario: token.usage_scenario,
       };
       const values = { ...selection, updatedAt: new Date(clock.now()) };
