@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { type AppEnv, validationHook } from "./app-env.ts";
-import type { AppDeps } from "./deps.ts";
+import type { AppDeps } from "./services/index.ts";
 import { apiBodyLimit } from "./middleware/body-limit.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
 import { requestContext } from "./middleware/request-context.ts";
@@ -13,15 +13,18 @@ import { rejectionsRouter } from "./routes/rejections/rejections.handlers.ts";
 import { tasksRouter } from "./routes/tasks/tasks.handlers.ts";
 import { webhooksRouter } from "./routes/webhooks/webhooks.handlers.ts";
 import { extensionCorsRoutes } from "./middleware/cors.ts";
+import type { SseTakeover } from "./server/sse-takeover.ts";
 import { accountRouter } from "./routes/account/account.handlers.ts";
 import { authRouter } from "./routes/auth/auth.handlers.ts";
 import { credentialsRouter } from "./routes/credentials/credentials.handlers.ts";
+import { NOT_FOUND } from "./schemas/error-codes.ts";
 
 /**
  * Builds the backend's HTTP app from injected dependencies. Pure: opens nothing and starts no
  * timers, so tests call `app.request()` in-process; `backend.ts` owns the runtime around it.
+ * Live-event responses are offered to `takeover`, for a Node server that serves them itself.
  */
-export function createApp(deps: AppDeps) {
+export function createApp(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(securityHeaders());
@@ -30,7 +33,7 @@ export function createApp(deps: AppDeps) {
   app.use("/auth/*", bodyLimit);
   app.onError(errorHandler(deps.logger));
   app.notFound((c) =>
-    c.json({ error: "not_found", message: `No route for ${c.req.method} ${c.req.path}` }, 404),
+    c.json({ error: NOT_FOUND, message: `No route for ${c.req.method} ${c.req.path}` }, 404),
   );
 
   const routes = app
@@ -41,7 +44,7 @@ export function createApp(deps: AppDeps) {
     .route("/", credentialsRouter(deps))
     .route("/", tasksRouter(deps))
     .route("/", quotaRouter(deps))
-    .route("/", eventsRouter(deps))
+    .route("/", eventsRouter(deps, takeover))
     .route("/", webhooksRouter(deps))
     .route("/", rejectionsRouter(deps));
 

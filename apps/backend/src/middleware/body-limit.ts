@@ -1,4 +1,5 @@
 import { bodyLimit } from "hono/body-limit";
+import { PAYLOAD_TOO_LARGE } from "../schemas/error-codes.ts";
 
 /**
  * Largest request body of the JSON API and the sign-in endpoints: music parameters with the
@@ -15,7 +16,7 @@ export function apiBodyLimit(maxSize = API_BODY_LIMIT_BYTES) {
     onError: (c) =>
       c.json(
         {
-          error: "payload_too_large",
+          error: PAYLOAD_TOO_LARGE,
           message: `The request body exceeds ${maxSize} bytes.`,
         },
         413,

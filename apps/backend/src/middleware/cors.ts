@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
+import { ORIGIN_NOT_ALLOWED } from "../schemas/error-codes.ts";
 
 const ALLOWED_METHODS = "GET, POST, PUT, DELETE, OPTIONS";
 const ALLOWED_HEADERS = "Authorization, Content-Type, Last-Event-ID, X-Request-Id";
@@ -21,7 +22,7 @@ export function extensionCors(origins: readonly string[]) {
       c.header("Vary", "Origin");
       if (!ok)
         return c.json(
-          { error: "origin_not_allowed", message: "This origin may not call the Overture API." },
+          { error: ORIGIN_NOT_ALLOWED, message: "This origin may not call the Overture API." },
           403,
         );
       c.header("Access-Control-Allow-Origin", origin);

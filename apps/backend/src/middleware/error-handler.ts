@@ -5,12 +5,21 @@ import type { AppEnv } from "../app-env.ts";
 import { ApiError, isDatabaseUnavailable } from "../lib/errors.ts";
 import { errorSummary } from "../lib/error-summary.ts";
 import type { Logger } from "../lib/logger.ts";
+import {
+  type ApiErrorCode,
+  DATABASE_UNAVAILABLE,
+  HTTP_ERROR,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  PAYLOAD_TOO_LARGE,
+  UNSUPPORTED_MEDIA_TYPE,
+} from "../schemas/error-codes.ts";
 
-const HTTP_ERRORS: Partial<Record<number, { code: string; message?: string }>> = {
-  400: { code: "invalid_request" }, // "Malformed JSON in request body"
-  413: { code: "payload_too_large" },
+const HTTP_ERRORS: Partial<Record<number, { code: ApiErrorCode; message?: string }>> = {
+  400: { code: INVALID_REQUEST }, // "Malformed JSON in request body"
+  413: { code: PAYLOAD_TOO_LARGE },
   415: {
-    code: "unsupported_media_type",
+    code: UNSUPPORTED_MEDIA_TYPE,
     message: "The request body must be JSON, sent with Content-Type: application/json.",
   },
 };
@@ -26,7 +35,7 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
       const status = error.status;
       const known = HTTP_ERRORS[status];
       return c.json(
-        { error: known?.code ?? "http_error", message: known?.message ?? error.message },
+        { error: known?.code ?? HTTP_ERROR, message: known?.message ?? error.message },
         status,
       );
     }
@@ -37,7 +46,7 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
       );
       c.header("Retry-After", "5");
       return c.json(
-        { error: "database_unavailable", message: "The database is unavailable; retry shortly." },
+        { error: DATABASE_UNAVAILABLE, message: "The database is unavailable; retry shortly." },
         503,
       );
     }
@@ -55,7 +64,7 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
     logger.error({ requestId: c.get("requestId"), err: errorSummary(error) }, "unhandled error");
     return c.json(
       {
-        error: "internal_error",
+        error: INTERNAL_ERROR,
         message: "Something went wrong on the server.",
         request_id: c.get("requestId"),
       },

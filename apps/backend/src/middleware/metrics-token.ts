@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
+import { UNAUTHENTICATED } from "../schemas/error-codes.ts";
 
 // Digests have one length whatever was sent, so timingSafeEqual never throws and the comparison
 // reveals neither the token's length nor how much of it a guess got right.
@@ -18,7 +19,7 @@ export function requireMetricsToken(token: string | undefined) {
       if (sent === undefined || !timingSafeEqual(digest(sent), expected)) {
         return c.json(
           {
-            error: "unauthenticated",
+            error: UNAUTHENTICATED,
             message: "Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.",
           },
           401,

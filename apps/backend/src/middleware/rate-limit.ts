@@ -3,6 +3,8 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { messagePage, wantsHtml } from "../lib/html-page.ts";
 import type { AppEnv } from "../app-env.ts";
+import type { RateLimitStore } from "../services/auth/rate-limits.ts";
+import { RATE_LIMITED } from "../schemas/error-codes.ts";
 
 export interface RateLimitOptions {
   /** Names the bucket family: each limited endpoint counts on its own. */
@@ -17,14 +19,6 @@ export interface RateLimitOptions {
    * sets it: otherwise any client picks its own address and escapes the limit.
    */
   trustForwardedFor?: boolean;
-}
-
-/** Spends one token of a bucket (services/rate-limits.ts keeps them in the database). */
-export interface RateLimitStore {
-  take(
-    key: string,
-    bucket: { burst: number; perMs: number },
-  ): Promise<{ allowed: boolean; tokens: number }>;
 }
 
 /**
@@ -44,7 +38,7 @@ export function rateLimit(options: RateLimitOptions) {
       c.header("Retry-After", String(retryAfter));
       const message = `Too many sign-in requests from this address; try again in ${retryAfter} s.`;
       if (wantsHtml(c)) return c.html(messagePage("Slow down", message), 429);
-      return c.json({ error: "rate_limited", message, retry_after_seconds: retryAfter }, 429);
+      return c.json({ error: RATE_LIMITED, message, retry_after_seconds: retryAfter }, 429);
     }
     await next();
   });

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { withHeaders, type HeaderList } from "../lib/early-headers.ts";
+import { withHeaders, type HeaderList } from "../server/early-headers.ts";
 
 const EVERY_RESPONSE: HeaderList = [
   ["X-Content-Type-Options", "nosniff"],

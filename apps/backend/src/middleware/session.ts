@@ -1,7 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError } from "../lib/errors.ts";
-import type { SessionService } from "../services/sessions.ts";
+import type { SessionService } from "../services/auth/sessions.ts";
+import { UNAUTHENTICATED } from "../schemas/error-codes.ts";
 
 /**
  * Requires `Authorization: Bearer <session token>` and sets `c.var.session`. The extension's
@@ -12,12 +13,12 @@ export function requireSession(sessions: SessionService) {
     const header = c.req.header("authorization") ?? "";
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     if (!token)
-      throw new ApiError(401, "unauthenticated", "Sign in first: no session token was sent.");
+      throw new ApiError(401, UNAUTHENTICATED, "Sign in first: no session token was sent.");
     const session = await sessions.authenticate(token);
     if (!session) {
       throw new ApiError(
         401,
-        "unauthenticated",
+        UNAUTHENTICATED,
         "The session is unknown, expired or was signed out; sign in again.",
       );
     }

@@ -1,10 +1,11 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { type AppEnv, validationHook } from "../../app-env.ts";
-import type { AppDeps } from "../../deps.ts";
+import type { AppDeps } from "../../services/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { requireSession } from "../../middleware/session.ts";
-import { publicUser } from "../../services/users.ts";
+import { publicUser } from "../../services/auth/users.ts";
 import { listSessions, me, revokeSession } from "./account.routes.ts";
+import { SESSION_NOT_FOUND, UNAUTHENTICATED } from "../../schemas/error-codes.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -22,7 +23,7 @@ export function accountRouter(deps: AppDeps) {
       ]);
       const current = active.find((s) => s.id === sessionId);
       if (!user || !current)
-        throw new ApiError(401, "unauthenticated", "The session ended; sign in again.");
+        throw new ApiError(401, UNAUTHENTICATED, "The session ended; sign in again.");
       return c.json(
         {
           user: publicUser(user),
@@ -55,7 +56,7 @@ export function accountRouter(deps: AppDeps) {
       const { id } = c.req.valid("param");
       // A malformed id cannot name a session: same answer as an unknown one (and no uuid cast error).
       if (!UUID.test(id) || !(await sessions.revoke(userId, id))) {
-        throw new ApiError(404, "session_not_found", "You have no active session with this id.");
+        throw new ApiError(404, SESSION_NOT_FOUND, "You have no active session with this id.");
       }
       return c.body(null, 204);
     });

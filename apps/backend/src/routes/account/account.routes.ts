@@ -1,24 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorBody, publicUserSchema, sessionErrors } from "../shared-schemas.ts";
+import { meSchema, sessionSummarySchema } from "../../schemas/account.ts";
+import { errorBody } from "../../schemas/common.ts";
+import { json, sessionErrors } from "../shared-schemas.ts";
 
 const tags = ["Account"];
 const security = [{ session: [] }];
-
-export const meResponse = z
-  .object({
-    user: publicUserSchema,
-    grant: z.object({
-      status: z
-        .enum(["active", "revoked"])
-        .openapi({ description: "`revoked`: sign in again before using the platform" }),
-      scope: z.string().openapi({ example: "user_info api_key" }),
-    }),
-    session: z.object({
-      id: z.string(),
-      expires_at: z.string().openapi({ format: "date-time" }),
-    }),
-  })
-  .openapi("Me");
 
 export const me = createRoute({
   method: "get",
@@ -27,21 +13,10 @@ export const me = createRoute({
   security,
   summary: "Who is signed in, the state of their platform grant and of this session",
   responses: {
-    200: { description: "The caller", content: { "application/json": { schema: meResponse } } },
+    200: { description: "The caller", content: json(meSchema) },
     ...sessionErrors,
   },
 });
-
-export const sessionSummary = z
-  .object({
-    id: z.string(),
-    user_agent: z.string().nullable(),
-    created_at: z.string().openapi({ format: "date-time" }),
-    last_used_at: z.string().openapi({ format: "date-time" }),
-    expires_at: z.string().openapi({ format: "date-time" }),
-    current: z.boolean().openapi({ description: "The session making this request" }),
-  })
-  .openapi("SessionSummary");
 
 export const listSessions = createRoute({
   method: "get",
@@ -52,7 +27,7 @@ export const listSessions = createRoute({
   responses: {
     200: {
       description: "Active sessions",
-      content: { "application/json": { schema: z.object({ sessions: z.array(sessionSummary) }) } },
+      content: json(z.object({ sessions: z.array(sessionSummarySchema) })),
     },
     ...sessionErrors,
   },
@@ -69,7 +44,7 @@ export const revokeSession = createRoute({
     204: { description: "Revoked (takes effect on that device's next request)" },
     404: {
       description: "No such active session of yours",
-      content: { "application/json": { schema: errorBody } },
+      content: json(errorBody),
     },
     ...sessionErrors,
   },

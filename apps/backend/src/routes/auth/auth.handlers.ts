@@ -2,21 +2,35 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { isPlatformError } from "@overture/core/errors";
 import type { Context } from "hono";
 import { type AppEnv, validationHook } from "../../app-env.ts";
-import type { AppDeps } from "../../deps.ts";
+import type { AppDeps } from "../../services/index.ts";
+import { BACKEND_MISCONFIGURED_MESSAGE, CLIENT_REJECTED_LOG } from "../../lib/errors.ts";
 import { messagePage, wantsHtml } from "../../lib/html-page.ts";
 import { isAllowedRedirect } from "../../lib/redirect-allowlist.ts";
 import { rateLimit } from "../../middleware/rate-limit.ts";
 import { requireSession } from "../../middleware/session.ts";
-import { InsufficientScopeError } from "../../services/sign-in.ts";
-import { publicUser } from "../../services/users.ts";
+import { InsufficientScopeError } from "../../services/auth/sign-in.ts";
+import { publicUser } from "../../services/auth/users.ts";
 import { callback, logout, start, token } from "./auth.routes.ts";
+import {
+  type ApiErrorCode,
+  BACKEND_MISCONFIGURED,
+  INVALID_GRANT,
+  INVALID_REQUEST,
+  INVALID_STATE,
+  REDIRECT_URI_NOT_ALLOWED,
+} from "../../schemas/error-codes.ts";
 
 const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 // A platform `error` value is passed on only when it looks like an RFC 6749 code.
 const OAUTH_ERROR_CODE = /^[a-z_]{1,64}$/;
 
 /** A sign-in that cannot continue and has nowhere trusted to go: a page (or JSON), status 400. */
-function refuse(c: Context<AppEnv>, title: string, message: string, code = "invalid_request") {
+function refuse(
+  c: Context<AppEnv>,
+  title: string,
+  message: string,
+  code: ApiErrorCode = INVALID_REQUEST,
+) {
   if (wantsHtml(c)) return c.html(messagePage(title, message), 400);
   return c.json({ error: code, message }, 400);
 }
@@ -65,7 +79,7 @@ export function authRouter(deps: AppDeps) {
           c,
           "Sign-in refused",
           "This sign-in was started with a redirect address the Overture backend does not know. Only the Overture extension can sign in here.",
-          "redirect_uri_not_allowed",
+          REDIRECT_URI_NOT_ALLOWED,
         );
       }
       if (method !== "S256" || !challenge || !PKCE_CHALLENGE.test(challenge)) {
@@ -86,7 +100,7 @@ export function authRouter(deps: AppDeps) {
           c,
           "Sign-in expired",
           "This sign-in is unknown, was already completed, or took longer than 10 minutes.",
-          "invalid_state",
+          INVALID_STATE,
         );
       }
       const back = (params: Record<string, string>) =>
@@ -122,9 +136,16 @@ export function authRouter(deps: AppDeps) {
               "Overture needs the api_key permission to use your access tokens; sign in again and allow it.",
           });
         }
+        if (code === "OAUTH_INVALID_CLIENT") {
+          logger.error({ requestId: c.get("requestId"), platformError: code }, CLIENT_REJECTED_LOG);
+          return back({
+            error: BACKEND_MISCONFIGURED,
+            error_description: BACKEND_MISCONFIGURED_MESSAGE,
+          });
+        }
         if (code === "OAUTH_INVALID_GRANT") {
           return back({
-            error: "invalid_grant",
+            error: INVALID_GRANT,
             error_description:
               "The platform refused the authorization code (expired or already used); sign in again.",
           });

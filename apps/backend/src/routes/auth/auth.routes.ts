@@ -1,5 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorBody, publicUserSchema } from "../shared-schemas.ts";
+import { sessionTokenSchema } from "../../schemas/account.ts";
+import { errorBody } from "../../schemas/common.ts";
+import { json } from "../shared-schemas.ts";
 
 const tags = ["Sign-in"];
 
@@ -75,19 +77,6 @@ export const tokenRequest = z.object({
     .openapi({ description: "The PKCE verifier whose S256 challenge started the sign-in" }),
 });
 
-export const sessionResponse = z
-  .object({
-    session_token: z
-      .string()
-      .openapi({ description: "Opaque bearer token for `Authorization: Bearer …`" }),
-    token_type: z.literal("Bearer"),
-    expires_at: z
-      .string()
-      .openapi({ format: "date-time", description: "Sliding: renewed while the session is used" }),
-    user: publicUserSchema,
-  })
-  .openapi("SessionToken");
-
 export const token = createRoute({
   method: "post",
   path: "/auth/token",
@@ -95,15 +84,15 @@ export const token = createRoute({
   summary: "Redeem the hand-off code and PKCE verifier for a session token",
   request: { body: { content: { "application/json": { schema: tokenRequest } }, required: true } },
   responses: {
-    200: { description: "Signed in", content: { "application/json": { schema: sessionResponse } } },
+    200: { description: "Signed in", content: json(sessionTokenSchema) },
     400: {
       description:
         "`invalid_request` (malformed body) or `invalid_grant` (unknown, used or expired code, or wrong verifier)",
-      content: { "application/json": { schema: errorBody } },
+      content: json(errorBody),
     },
     429: {
       description: "Too many requests",
-      content: { "application/json": { schema: errorBody } },
+      content: json(errorBody),
     },
   },
 });
@@ -118,7 +107,7 @@ export const logout = createRoute({
     204: { description: "Signed out" },
     401: {
       description: "No valid session",
-      content: { "application/json": { schema: errorBody } },
+      content: json(errorBody),
     },
   },
 });

@@ -1,8 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { type AppEnv, validationHook } from "../../app-env.ts";
-import type { AppDeps } from "../../deps.ts";
+import type { AppDeps } from "../../services/index.ts";
 import { requireSession } from "../../middleware/session.ts";
-import type { Selection } from "../../services/selections.ts";
+import type { Selection } from "../../services/credentials/selections.ts";
 import {
   deleteWebhookSecret,
   getSelection,

@@ -1,12 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { namespaceSchema } from "../../lib/namespace.ts";
-import { WEBHOOK_SECRET_MAX_LENGTH } from "../../services/webhook-secrets.ts";
-import { errorBody, sessionErrors } from "../shared-schemas.ts";
+import { WEBHOOK_SECRET_MAX_LENGTH } from "../../services/credentials/webhook-secrets.ts";
+import { errorBody } from "../../schemas/common.ts";
+import {
+  accessTokenMetaSchema,
+  selectionSchema,
+  webhookSecretStatusSchema,
+} from "../../schemas/credentials.ts";
+import { json, sessionErrors } from "../shared-schemas.ts";
 
 const tags = ["Platform credentials"];
 const security = [{ session: [] }];
 const nsParams = z.object({ ns: namespaceSchema.openapi({ param: { name: "ns", in: "path" } }) });
-const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
 
 const platformErrors = {
   ...sessionErrors,
@@ -15,16 +20,6 @@ const platformErrors = {
     content: json(errorBody),
   },
 } as const;
-
-export const accessTokenMeta = z
-  .object({
-    id: z.number().int().openapi({ example: 101 }),
-    name: z.string().openapi({ example: "Studio (paid)" }),
-    usage_scenario: z
-      .string()
-      .openapi({ description: "`paid` or `trial` (others kept as sent)", example: "paid" }),
-  })
-  .openapi("AccessTokenMeta");
 
 export const listTokens = createRoute({
   method: "get",
@@ -36,7 +31,7 @@ export const listTokens = createRoute({
   responses: {
     200: {
       description: "Token list",
-      content: json(z.object({ namespace: z.string(), tokens: z.array(accessTokenMeta) })),
+      content: json(z.object({ namespace: z.string(), tokens: z.array(accessTokenMetaSchema) })),
     },
     400: { description: "Malformed namespace", content: json(errorBody) },
     404: {
@@ -46,15 +41,6 @@ export const listTokens = createRoute({
     ...platformErrors,
   },
 });
-
-export const selectionSchema = z
-  .object({
-    namespace: z.string(),
-    token_id: z.number().int(),
-    token_name: z.string(),
-    usage_scenario: z.string(),
-  })
-  .openapi("Selection");
 
 const selectionBody = z.object({ selection: selectionSchema.nullable() });
 
@@ -110,18 +96,6 @@ export const webhookSecretInput = z.object({
     }),
 });
 
-export const webhookSecretStatus = z
-  .object({
-    namespace: z.string(),
-    configured: z.boolean(),
-    updated_at: z.string().nullable().openapi({ format: "date-time" }),
-    previous_valid_until: z.string().nullable().openapi({
-      format: "date-time",
-      description: "The replaced secret is still accepted until then",
-    }),
-  })
-  .openapi("WebhookSecretStatus");
-
 export const putWebhookSecret = createRoute({
   method: "put",
   path: "/api/namespaces/{ns}/webhook-secret",
@@ -145,7 +119,7 @@ export const getWebhookSecret = createRoute({
   summary: "Whether a webhook secret is stored (never the secret itself)",
   request: { params: nsParams },
   responses: {
-    200: { description: "Status", content: json(webhookSecretStatus) },
+    200: { description: "Status", content: json(webhookSecretStatusSchema) },
     400: { description: "Malformed namespace", content: json(errorBody) },
     ...sessionErrors,
   },

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorBody } from "../shared-schemas.ts";
+import { errorBody } from "../../schemas/common.ts";
 
 const tags = ["Health"];
 

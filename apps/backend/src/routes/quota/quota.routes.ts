@@ -1,9 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { errorBody, sessionErrors } from "../shared-schemas.ts";
+import { createRoute } from "@hono/zod-openapi";
+import { errorBody } from "../../schemas/common.ts";
+import { quotaSchema } from "../../schemas/task.ts";
+import { json, sessionErrors } from "../shared-schemas.ts";
 
 const tags = ["Tasks"];
 const security = [{ session: [] }];
-const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
 
 export const getQuota = createRoute({
   method: "get",
@@ -14,16 +15,7 @@ export const getQuota = createRoute({
   responses: {
     200: {
       description: "Quota",
-      content: json(
-        z
-          .object({
-            available: z.number().nullable(),
-            max_concurrency: z.number().nullable(),
-            queued: z.number().int(),
-            namespace: z.string(),
-          })
-          .openapi("Quota"),
-      ),
+      content: json(quotaSchema),
     },
     400: { description: "`no_token_selected`", content: json(errorBody) },
     ...sessionErrors,

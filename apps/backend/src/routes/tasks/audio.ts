@@ -3,7 +3,8 @@ import { stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { Readable } from "node:stream";
 import { ApiError } from "../../lib/errors.ts";
-import type { TaskRow } from "../../services/tasks/task-json.ts";
+import type { TaskRow } from "../../db/schema/index.ts";
+import { NOT_ARCHIVED } from "../../schemas/error-codes.ts";
 
 /** `bytes=a-b`, `bytes=a-` or `bytes=-n` (one range; RFC 9110 §14.1.2). Undefined → whole file. */
 function parseRange(
@@ -36,7 +37,7 @@ export async function serveArchivedAudio(
   const size = await stat(path).then(
     (s) => s.size,
     () => {
-      throw new ApiError(404, "not_archived", "The archived file is missing on this server.");
+      throw new ApiError(404, NOT_ARCHIVED, "The archived file is missing on this server.");
     },
   );
   const headers = new Headers({

@@ -1,11 +1,12 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { TASK_STATES, type TaskState } from "../../db/schema/index.ts";
+import { TASK_STATES, type TaskState } from "../../schemas/task-states.ts";
 import { type AppEnv, validationHook } from "../../app-env.ts";
-import type { AppDeps } from "../../deps.ts";
+import type { AppDeps } from "../../services/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { requireSession } from "../../middleware/session.ts";
 import { serveArchivedAudio } from "./audio.ts";
 import { cancelTask, createTask, getTask, getTaskAudio, listTasks } from "./tasks.routes.ts";
+import { INVALID_REQUEST, NOT_ARCHIVED } from "../../schemas/error-codes.ts";
 
 function parseStatuses(value: string | undefined): TaskState[] | undefined {
   if (!value) return undefined;
@@ -17,7 +18,7 @@ function parseStatuses(value: string | undefined): TaskState[] | undefined {
   if (unknown.length > 0) {
     throw new ApiError(
       400,
-      "invalid_request",
+      INVALID_REQUEST,
       `Unknown status ${unknown.join(", ")}; use ${TASK_STATES.join(", ")}.`,
     );
   }
@@ -57,7 +58,7 @@ export function tasksRouter(deps: AppDeps) {
       if (!archiver || row.archiveStatus !== "archived" || !row.archivePath) {
         throw new ApiError(
           404,
-          "not_archived",
+          NOT_ARCHIVED,
           "This task's result is not archived here; use its file_url while it lasts.",
         );
       }

@@ -1,60 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { TASK_STATES } from "../../db/schema/index.ts";
-import { errorBody, sessionErrors } from "../shared-schemas.ts";
+import { errorBody } from "../../schemas/common.ts";
+import { fieldErrorSchema, taskPageSchema, taskSchema } from "../../schemas/task.ts";
+import { json, sessionErrors } from "../shared-schemas.ts";
 
 const tags = ["Tasks"];
 const security = [{ session: [] }];
-const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
-
-const isoTime = z.string().openapi({ format: "date-time" });
-
-/** Mirrors `TaskJson` (services/tasks/task-json.ts): one shape for the API and live events. */
-export const taskSchema = z
-  .object({
-    id: z.string().openapi({ format: "uuid" }),
-    status: z.enum(TASK_STATES).openapi({
-      description:
-        "The platform's statuses plus Overture's own: `queued` (waiting for quota), `submitting`, `rejected` (the platform refused the submit), `unknown` (a submit failed ambiguously and was not retried)",
-    }),
-    namespace: z.string(),
-    platform_task_id: z.string().nullable(),
-    params: z
-      .unknown()
-      .openapi({ description: "The validated music parameters (spec 4.6), defaults filled in" }),
-    webhook_expected: z.boolean(),
-    output: z.unknown().openapi({ description: "The platform's `output`, as sent" }),
-    usage_info: z.unknown().openapi({ description: "The platform's `usage_info`, as sent" }),
-    error: z.string().nullable(),
-    unknown_status: z
-      .string()
-      .nullable()
-      .openapi({ description: "A status the spec does not list (kept, not applied)" }),
-    file_url: z.string().nullable(),
-    file_expires_at: isoTime
-      .nullable()
-      .openapi({ description: "Estimate: completion + 24 h (spec 8: usually 24 hours)" }),
-    audio_url: z
-      .string()
-      .nullable()
-      .openapi({ description: "The backend's archived copy (session bearer), when archived" }),
-    created_at: isoTime,
-    submitted_at: isoTime.nullable(),
-    finished_at: isoTime.nullable(),
-    updated_at: isoTime,
-  })
-  .openapi("Task");
 
 const idParams = z.object({
   id: z.string().openapi({ param: { name: "id", in: "path" }, format: "uuid" }),
-});
-
-const fieldError = z.object({
-  field: z.string(),
-  code: z.string(),
-  message: z.string(),
-  min: z.number().optional(),
-  max: z.number().optional(),
-  options: z.array(z.string()).optional(),
 });
 
 export const getTaskAudio = createRoute({
@@ -105,7 +58,7 @@ export const createTask = createRoute({
     },
     400: {
       description: "`invalid_parameters` (with `fields`), `no_token_selected` or `invalid_request`",
-      content: json(errorBody.extend({ fields: z.array(fieldError).optional() })),
+      content: json(errorBody.extend({ fields: z.array(fieldErrorSchema).optional() })),
     },
     ...sessionErrors,
     503: { description: "`platform_unavailable`", content: json(errorBody) },
@@ -130,7 +83,7 @@ export const listTasks = createRoute({
   responses: {
     200: {
       description: "A page; `next_cursor` is null on the last one",
-      content: json(z.object({ tasks: z.array(taskSchema), next_cursor: z.string().nullable() })),
+      content: json(taskPageSchema),
     },
     400: { description: "`invalid_request` or `invalid_cursor`", content: json(errorBody) },
     ...sessionErrors,

@@ -1,0 +1,34 @@
+/**
+ * `@overture/backend/api`: the backend's contract for clients. Types are inferred from the route
+ * schemas (`schemas/`) and given as a client receives them, parsed from JSON (what `hono/client`
+ * returns); beside them two import-free constant lists a client may load at runtime, the error
+ * codes and the task states. Nothing here pulls zod, hono or Node into a bundle.
+ *
+ * ```ts
+ * import type { AppType, Task } from "@overture/backend/api";
+ * import { TASK_NOT_FOUND } from "@overture/backend/api";
+ * ```
+ */
+import type { JSONParsed } from "hono/utils/types";
+import type * as account from "./schemas/account.ts";
+import type * as credentials from "./schemas/credentials.ts";
+import type * as rejections from "./schemas/rejections.ts";
+import type * as task from "./schemas/task.ts";
+
+export type { AppType } from "./app.ts";
+export { TASK_STATES, type TaskState } from "./schemas/task-states.ts";
+export * from "./schemas/error-codes.ts";
+
+export type PublicUser = JSONParsed<account.PublicUser>;
+export type SessionToken = JSONParsed<account.SessionToken>;
+export type Me = JSONParsed<account.Me>;
+export type SessionSummary = JSONParsed<account.SessionSummary>;
+export type AccessTokenMeta = JSONParsed<credentials.AccessTokenMeta>;
+export type Selection = JSONParsed<credentials.Selection>;
+export type WebhookSecretStatus = JSONParsed<credentials.WebhookSecretStatus>;
+export type WebhookRejection = JSONParsed<rejections.WebhookRejection>;
+export type RejectionPage = JSONParsed<rejections.RejectionPage>;
+export type Task = JSONParsed<task.Task>;
+export type TaskPage = JSONParsed<task.TaskPage>;
+export type Quota = JSONParsed<task.Quota>;
+export type FieldError = JSONParsed<task.FieldError>;
