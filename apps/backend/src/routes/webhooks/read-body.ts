@@ -1,12 +1,14 @@
 /**
- * Reads a request body as text, refusing more than `maxBytes`: the declared Content-Length is
+ * Reads a request body's bytes, refusing more than `maxBytes`: the declared Content-Length is
  * checked first, and the bytes are counted while reading (a chunked or lying sender is cut off).
- * Returns undefined when the limit is exceeded.
+ * Returns undefined when the limit is exceeded. Bytes, not text: the signature covers the bytes
+ * as received (spec 4.9 step 3), and decoding first would drop a byte-order mark or replace
+ * invalid UTF-8 before the check.
  */
-export async function readLimitedText(
+export async function readLimitedBytes(
   request: Request,
   maxBytes: number,
-): Promise<string | undefined> {
+): Promise<Uint8Array | undefined> {
   const header = request.headers.get("content-length");
   const declared = Number(header ?? "");
   if (Number.isFinite(declared) && declared > maxBytes) return undefined;
@@ -16,9 +18,9 @@ export async function readLimitedText(
     // `request.body` would build a Web stream and a full Request, several times the cost of a
     // small webhook). The count below still guards senders that are not Node's parser.
     const bytes = await request.arrayBuffer();
-    return bytes.byteLength > maxBytes ? undefined : new TextDecoder().decode(bytes);
+    return bytes.byteLength > maxBytes ? undefined : new Uint8Array(bytes);
   }
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -38,5 +40,5 @@ export async function readLimitedText(
     body.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(body);
+  return body;
 }

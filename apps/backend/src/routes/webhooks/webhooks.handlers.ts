@@ -1,8 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { type AppEnv, validationHook } from "../../app-env.ts";
-import type { AppDeps } from "../../deps.ts";
-import { readLimitedText } from "./read-body.ts";
+import type { AppDeps } from "../../services/index.ts";
+import { readLimitedBytes } from "./read-body.ts";
 import { receiveWebhook } from "./webhooks.routes.ts";
+import { PAYLOAD_TOO_LARGE } from "../../schemas/error-codes.ts";
 
 /**
  * `POST /webhooks/platform?k=<task key>`: the platform's signed task callbacks (spec 4.8, 4.9).
@@ -18,11 +19,11 @@ export function webhooksRouter(deps: AppDeps) {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
     receiveWebhook,
     async (c) => {
-      const body = await readLimitedText(c.req.raw, maxBytes);
+      const body = await readLimitedBytes(c.req.raw, maxBytes);
       if (body === undefined) {
         deps.metrics.webhookOutcomes.inc({ outcome: "rejected", reason: "payload_too_large" });
         return c.json(
-          { error: "payload_too_large", message: `The body exceeds ${maxBytes} bytes.` },
+          { error: PAYLOAD_TOO_LARGE, message: `The body exceeds ${maxBytes} bytes.` },
           413,
         );
       }

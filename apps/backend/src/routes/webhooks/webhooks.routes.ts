@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorBody } from "../shared-schemas.ts";
-
-const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
+import { errorBody } from "../../schemas/common.ts";
+import { json } from "../shared-schemas.ts";
 
 export const receiveWebhook = createRoute({
   method: "post",
