@@ -6,7 +6,7 @@ import { defineConfig } from "tsup";
 // PGlite (it loads its .wasm and data files next to its own module) and pg's optional native
 // binding. CommonJS dependencies get a `require` from the banner.
 export default defineConfig({
-  entry: ["src/index.ts", "src/main-job.ts", "src/demo.ts"],
+  entry: ["src/index.ts"],
   format: "esm",
   platform: "node",
   target: "node20",

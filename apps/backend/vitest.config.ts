@@ -1,6 +1,7 @@
-import { testDefaults } from "@overture/vitest-config";
+import { testDefaults, workspaceSource } from "@overture/vitest-config";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  ...workspaceSource,
   test: { ...testDefaults, globalSetup: ["test/support/global-setup.ts"] },
 });

@@ -29,6 +29,13 @@ describe("parseEnv", () => {
     expect(config.webhook.toleranceMs).toBe(300_000);
   });
 
+  it("accepts RFC 6749 Basic client authentication for servers that form-decode the credentials", () => {
+    expect(parseEnv({ ...valid, PLATFORM_CLIENT_AUTH: "basic-rfc6749" }).platform.clientAuth).toBe(
+      "basic-rfc6749",
+    );
+    expect(problems({ ...valid, PLATFORM_CLIENT_AUTH: "rfc" })).toHaveLength(1);
+  });
+
   it("uses node-postgres when DATABASE_URL is set", () => {
     expect(parseEnv({ ...valid, DATABASE_URL: "postgres://u@h/db" }).database).toEqual({
       driver: "pg",

@@ -75,7 +75,7 @@ export const envSchema = z
     PLATFORM_API_URL: httpUrl.optional(),
     PLATFORM_CLIENT_ID: z.string().min(1, "is required"),
     PLATFORM_CLIENT_SECRET: z.string().min(1, "is required"),
-    PLATFORM_CLIENT_AUTH: z.enum(["basic", "form"]).default("basic"),
+    PLATFORM_CLIENT_AUTH: z.enum(["basic", "basic-rfc6749", "form"]).default("basic"),
     EXTENSION_REDIRECT_URLS: csv.pipe(
       z.array(
         z
@@ -184,4 +184,18 @@ export function parseEnv(env: Record<string, string | undefined>): Config {
   throw new ConfigError(
     result.error.issues.map((issue) => `${issue.path.join(".") || "env"}: ${issue.message}`),
   );
+}
+
+/**
+ * The configuration of this process: `process.env` parsed, the only place the backend reads it.
+ * A bad environment ends the process here, listing every problem and where they are documented.
+ */
+export function loadConfig(): Config {
+  try {
+    return parseEnv(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`${error.message}\nSee apps/backend/.env.example for every variable.`);
+    process.exit(1);
+  }
 }

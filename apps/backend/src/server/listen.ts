@@ -1,9 +1,23 @@
 import { ServerResponse } from "node:http";
 import { serve, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import type { Backend } from "./backend.ts";
-import { httpServerOptions } from "./lib/http-server-options.ts";
-import { takeOverLiveResponse } from "./services/events/response.ts";
+import type { Config } from "../env.ts";
+import { SHUTTING_DOWN } from "../schemas/error-codes.ts";
+import { httpServerOptions } from "./http-options.ts";
+import type { SseTakeover } from "./sse-takeover.ts";
+
+/** What the server needs of a backend (`createBackend` makes one). */
+export interface Servable {
+  app: {
+    fetch: (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>;
+  };
+  /** The live-event responses the app offers to be served on the Node response. */
+  takeover: Pick<SseTakeover, "serve">;
+  deps: { config: Pick<Config, "http">; lifecycle: { readonly shuttingDown: boolean } };
+  start(): Promise<void>;
+  beginShutdown(): Promise<void>;
+  stop(): Promise<void>;
+}
 
 export interface RunningServer {
   /** The address it listens on, e.g. http://127.0.0.1:8787 */
@@ -15,14 +29,18 @@ export interface RunningServer {
 const DRAIN_TIMEOUT_MS = 10_000;
 
 /** Listens with the backend's app, starts its workers, and knows how to stop gracefully. */
-export async function listen(backend: Backend, host: string, port: number): Promise<RunningServer> {
+export async function listen(
+  backend: Servable,
+  host: string,
+  port: number,
+): Promise<RunningServer> {
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const instance = serve(
       {
         fetch: nodeFetch(backend),
         hostname: host,
         port,
-        // Slow clients (slow-loris) are cut: lib/http-server-options.ts.
+        // Slow clients (slow-loris) are cut: http-options.ts.
         serverOptions: httpServerOptions(backend.deps.config),
       },
       () => {
@@ -39,18 +57,23 @@ export async function listen(backend: Backend, host: string, port: number): Prom
     url: `http://${host}:${boundPort}`,
     close() {
       closing ??= (async () => {
-        // Stop accepting first; streams are closed by backend.stop() with a retry hint, and
-        // in-flight webhooks finish before the database closes.
+        // 1. No new connections; idle keep-alive ones are closed (Node's server.close does both).
         const drained = new Promise<void>((resolve) =>
           server.close(() => {
             resolve();
           }),
         );
-        await backend.stop();
+        // 2. Live streams end with a retry hint, and requests that still arrive on an open
+        //    connection are answered 503 (nodeFetch): clients move to another instance.
+        await backend.beginShutdown();
+        // 3. Requests already in flight finish while the database is still open (bounded).
         await Promise.race([
           drained,
           new Promise((resolve) => setTimeout(resolve, DRAIN_TIMEOUT_MS).unref()),
         ]);
+        // 4. What is left is cut; only then do the workers stop and the database close.
+        if ("closeAllConnections" in server) server.closeAllConnections();
+        await backend.stop();
       })();
       return closing;
     },
@@ -58,21 +81,33 @@ export async function listen(backend: Backend, host: string, port: number): Prom
 }
 
 /**
- * The app's fetch, with live-event responses served straight on the Node response (their Web
- * stream is never read: see services/events/response.ts). Everything else passes through.
+ * The app's fetch, with the live-event responses it offers served straight on the Node response
+ * (their Web stream is never read: sse-takeover.ts). Everything else passes through; during
+ * the drain a request that still arrives on an open connection is told to go elsewhere.
  */
-export function nodeFetch(backend: Backend) {
+export function nodeFetch(backend: Pick<Servable, "app" | "takeover" | "deps">) {
   const fetch = backend.app.fetch;
+  const { takeover } = backend;
+  const { lifecycle } = backend.deps;
   const serveLive = (response: Response, outgoing: unknown) =>
-    outgoing instanceof ServerResponse && takeOverLiveResponse(response, outgoing as ServerResponse)
+    outgoing instanceof ServerResponse && takeover.serve(response, outgoing as ServerResponse)
       ? RESPONSE_ALREADY_SENT
       : response;
   return (request: Request, env: HttpBindings | Http2Bindings) => {
+    if (lifecycle.shuttingDown) return shuttingDown();
     const answer = fetch(request, env);
     return answer instanceof Promise
       ? answer.then((response) => serveLive(response, env.outgoing))
       : serveLive(answer, env.outgoing);
   };
+}
+
+/** A request that arrived on an open connection during the drain: try again elsewhere. */
+function shuttingDown(): Response {
+  return Response.json(
+    { error: SHUTTING_DOWN, message: "This instance is shutting down; retry shortly." },
+    { status: 503, headers: { Connection: "close", "Retry-After": "1" } },
+  );
 }
 
 /** Closes `servers` on SIGINT/SIGTERM, then exits. */
