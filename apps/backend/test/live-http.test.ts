@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { nodeFetch } from "../src/server.ts";
+import { nodeFetch } from "../src/server/listen.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { CHROME_ORIGIN, startTestBackend, type TestBackend } from "./support/harness.ts";
 import { readSse } from "./support/sse.ts";
@@ -9,7 +9,7 @@ import { createTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
 
 /**
  * Live events over a real Node HTTP server: the backend serves them straight on the Node
- * response (services/events/response.ts), which in-process `app.request` tests never reach.
+ * response (server/sse-takeover.ts), which in-process `app.request` tests never reach.
  */
 describeEachDriver("live task events over Node HTTP", (driver) => {
   let t: TestBackend;

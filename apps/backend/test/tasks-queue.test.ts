@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { TaskJson } from "../src/services/tasks/task-json.ts";
+import type { Task as TaskJson } from "../src/schemas/task.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
 import { createTask, getTask, setUpTaskUser, submitCount, type TaskUser } from "./support/tasks.ts";

@@ -12,7 +12,7 @@ import * as schema from "../../src/db/schema/index.ts";
 import { applyReports, type ApplyContext } from "../../src/services/tasks/apply.ts";
 import { FILE_TTL_MS, type PlatformReport } from "../../src/services/tasks/merge.ts";
 import { DEFAULT_EXPECTED_DURATION_MS } from "../../src/services/tasks/schedule.ts";
-import { queryRows } from "../../src/services/tasks/store.ts";
+import { queryRows } from "../../src/db/rows.ts";
 import { outputOf, plannedEvent, platformTaskIdOf, usageOf } from "../lib/plan.ts";
 import { serveWorker } from "../lib/procs.ts";
 import { summarise, type LatencySummary } from "../lib/stats.ts";

@@ -45,6 +45,8 @@ function badValue(r: Random, name: string, spec: MusicFieldSpec): unknown {
       return r.pick([`${r.string(12)}!`, 3, ["euler"], "EULER", " euler"]);
     case "boolean":
       return r.pick(["yes", 1, 0, "True", "false ", "on", {}, []]);
+    case "integer-list":
+      return r.pick([[1.5], [-1], "1,x", { a: 1 }, ["1e3"], true, [(spec.max ?? 0) + 1]]);
   }
 }
 

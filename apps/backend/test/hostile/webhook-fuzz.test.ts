@@ -54,9 +54,10 @@ const percentEncoded = (value: string) =>
 
 function eventIdOf(body: string | Uint8Array): string | undefined {
   try {
-    const parsed: unknown = JSON.parse(
-      typeof body === "string" ? body : Buffer.from(body).toString(),
-    );
+    // Read as the intake reads a verified body: a leading byte-order mark is not part of the JSON
+    // (a BOM signed with the body is accepted since the HMAC covers the bytes received).
+    const text = typeof body === "string" ? body : Buffer.from(body).toString();
+    const parsed: unknown = JSON.parse(text.startsWith("\ufeff") ? text.slice(1) : text);
     const id = (parsed as { event_id?: unknown } | null)?.event_id;
     return typeof id === "string" ? id : undefined;
   } catch {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { TaskJson } from "../../src/services/tasks/task-json.ts";
+import type { Task as TaskJson } from "../../src/schemas/task.ts";
 import { describePg } from "../support/drivers.ts";
 import { startTestBackend, type TestBackend, type TestInstance } from "../support/harness.ts";
 import {

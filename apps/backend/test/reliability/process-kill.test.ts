@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { RunningEmulator } from "@overture/platform-emulator/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../src/db/client.ts";
-import type { TaskJson } from "../../src/services/tasks/task-json.ts";
+import type { Task as TaskJson } from "../../src/schemas/task.ts";
 import { childBackend, type ChildBackend } from "../support/child-backend.ts";
 import { createPostgresDatabase, type TestDatabase } from "../support/databases.ts";
 import { describePg } from "../support/drivers.ts";

@@ -1,16 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { RunningEmulator } from "@overture/platform-emulator/server";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createPostgresDatabase, type TestDatabase } from "../support/databases.ts";
 import { describeEachDriver } from "../support/drivers.ts";
 import {
   freePort,
   liveClient,
   liveEnv,
   SPREAD_TIMING,
+  liveDatabase,
   startLiveBackend,
   startLiveEmulator,
   waitFor,
@@ -34,19 +31,8 @@ describeEachDriver("an SSE client disconnected mid-stream [real sockets]", (driv
       clock: "manual",
       timing: SPREAD_TIMING,
     });
-    let database: { url: string } | { dataDir: string };
-    if (driver === "pg") {
-      const created: TestDatabase = await createPostgresDatabase();
-      database = { url: created.url ?? "" };
-      cleanup = () => created.drop();
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), "overture-sse-"));
-      database = { dataDir: join(dir, "pglite") };
-      cleanup = () => {
-        rmSync(dir, { recursive: true, force: true });
-        return Promise.resolve();
-      };
-    }
+    const { database, drop } = await liveDatabase(driver);
+    cleanup = drop;
     live = await startLiveBackend(liveEnv(port, emu.url, database, { LOG_LEVEL: "warn" }));
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { WebhookFaults } from "@overture/platform-emulator";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { TaskJson } from "../../src/services/tasks/task-json.ts";
+import type { Task as TaskJson } from "../../src/schemas/task.ts";
 import { describeEachDriver } from "../support/drivers.ts";
 import { startTestBackend, type TestBackend } from "../support/harness.ts";
 import {

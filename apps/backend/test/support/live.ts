@@ -1,10 +1,13 @@
 /**
  * The stack over real sockets on 127.0.0.1, for fault tests where the transport is the point: the
  * platform emulator as a server (real clock, its real webhook retry schedule) and the backend
- * listening with `src/server.ts`, in this process or as a child process (child-backend.ts).
+ * listening with `src/server/listen.ts`, in this process or as a child process (child-backend.ts).
  */
 
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DEFAULT_SEED, type TaskTiming } from "@overture/platform-emulator";
 import {
   startPlatformEmulator,
@@ -12,13 +15,32 @@ import {
   type StartOptions,
 } from "@overture/platform-emulator/server";
 import { createBackend, type Backend } from "../../src/backend.ts";
-import { signIn as signInOverHttp } from "../../src/demo/sign-in.ts";
 import { parseEnv } from "../../src/env.ts";
 import { createLogger } from "../../src/lib/logger.ts";
-import { listen, type RunningServer } from "../../src/server.ts";
-import type { TaskJson } from "../../src/services/tasks/task-json.ts";
+import { listen, type RunningServer } from "../../src/server/listen.ts";
+import type { Task as TaskJson } from "../../src/schemas/task.ts";
 import { CHROME_REDIRECT } from "./constants.ts";
+import { createPostgresDatabase, type DriverName } from "./databases.ts";
+import { signIn as signInOverHttp } from "./http-sign-in.ts";
 import { testEnv } from "./harness.ts";
+
+/** A database for a live backend: a fresh Postgres database, or a PGlite folder; `drop` removes it. */
+export async function liveDatabase(
+  driver: DriverName,
+): Promise<{ database: { url: string } | { dataDir: string }; drop: () => Promise<void> }> {
+  if (driver === "pg") {
+    const created = await createPostgresDatabase();
+    return { database: { url: created.url ?? "" }, drop: () => created.drop() };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "overture-live-"));
+  return {
+    database: { dataDir: join(dir, "pglite") },
+    drop: () => {
+      rmSync(dir, { recursive: true, force: true });
+      return Promise.resolve();
+    },
+  };
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

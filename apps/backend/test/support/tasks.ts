@@ -1,4 +1,4 @@
-import type { TaskJson } from "../../src/services/tasks/task-json.ts";
+import type { Task as TaskJson } from "../../src/schemas/task.ts";
 import type { TestBackend, TestInstance } from "./harness.ts";
 
 /** A signed-in user with an access token chosen for tasks (and optionally a webhook secret). */
