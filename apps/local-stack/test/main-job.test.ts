@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CHROME_EXTENSION_ID } from "@overture/extension/identity";
+import { afterEach, describe, expect, it } from "vitest";
+import { signIn } from "../src/demo/sign-in.ts";
+import type { MainJobEnv } from "../src/env.ts";
+import { type LocalStack, startLocalStack } from "../src/stack.ts";
+
+const REDIRECT = `https://${CHROME_EXTENSION_ID}.chromiumapp.org/`;
+// Tasks that take a few seconds, so a restart can fall in the middle of one.
+const TIMING = { timing: { waitingMs: 1_000, runningMs: 4_000, failureRate: 0 } };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => {
+        resolve(typeof address === "object" && address ? address.port : 0);
+      });
+    });
+  });
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
+  for (let attempt = 0; attempt < 120; attempt += 1) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+interface TaskJson {
+  id: string;
+  status: string;
+  file_url: string | null;
+}
+
+/** The main job as its user meets it: any ports, and a restart that loses nothing. */
+// Each start opens embedded Postgres (a fresh one costs a few seconds on two cores).
+describe("the main job", { timeout: 120_000 }, () => {
+  const stacks: LocalStack[] = [];
+  const folders: string[] = [];
+  afterEach(async () => {
+    for (const stack of stacks.splice(0)) await stack.close();
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+
+  function settings(backendPort: number, emulatorPort: number, dataDir?: string): MainJobEnv {
+    const folder = dataDir ?? mkdtempSync(join(tmpdir(), "overture-main-job-"));
+    if (!dataDir) folders.push(folder);
+    return { backendPort, emulatorPort, dataDir: folder, logLevel: "silent" };
+  }
+
+  async function start(options: MainJobEnv): Promise<LocalStack> {
+    const stack = await startLocalStack(options, {}, TIMING);
+    stacks.push(stack);
+    return stack;
+  }
+
+  const api =
+    (stack: LocalStack, session: string) =>
+    (path: string, init: RequestInit = {}) =>
+      fetch(`${stack.backendUrl}${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${session}`, "Content-Type": "application/json" },
+      });
+
+  it("signs in on ports other than the defaults, chosen by the system", async () => {
+    const stack = await start(settings(0, 0));
+    expect(stack.backendUrl).not.toMatch(/:8787$/);
+    expect(stack.platformUrl).not.toMatch(/:4010$/);
+    const session = await signIn(stack.backendUrl, REDIRECT);
+    const me = await api(stack, session)("/api/me");
+    expect(me.status).toBe(200);
+  });
+
+  it("keeps everyone signed in across a restart, and finishes a task the restart cut", async () => {
+    const options = settings(await freePort(), await freePort());
+    let stack = await start(options);
+    const session = await signIn(stack.backendUrl, REDIRECT);
+    const call = () => api(stack, session);
+    expect(
+      (
+        await call()("/api/selection", {
+          method: "PUT",
+          body: JSON.stringify({ namespace: "demo", token_id: 101 }),
+        })
+      ).status,
+    ).toBe(200);
+    const created = (await (
+      await call()("/api/tasks", {
+        method: "POST",
+        body: JSON.stringify({ prompt: "restart me", duration: 30 }),
+      })
+    ).json()) as TaskJson;
+    expect(["waiting", "submitting", "queued"]).toContain(created.status);
+
+    await stack.close();
+    stacks.splice(stacks.indexOf(stack), 1);
+    stack = await start(options);
+
+    const me = await call()("/api/me");
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { grant: { status: string } }).grant.status).toBe("active");
+    const done = await waitFor("the task to finish after the restart", async () => {
+      const task = (await (await call()(`/api/tasks/${created.id}`)).json()) as TaskJson;
+      return ["success", "failure", "cancelled", "unknown"].includes(task.status)
+        ? task
+        : undefined;
+    });
+    expect(done.status).toBe("success");
+    const audio = await fetch(done.file_url ?? "");
+    expect(audio.status).toBe(200);
+    await audio.arrayBuffer();
+  });
+});

@@ -1,0 +1,29 @@
+import { cpSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "tsup";
+
+// Like the backend's build: one ESM file per entry with dependencies bundled (start-up time is
+// mostly module resolution otherwise), PGlite kept external because it loads its .wasm and data
+// files next to its own module. CommonJS dependencies get a `require` from the banner.
+export default defineConfig({
+  entry: ["src/main-job.ts", "src/demo.ts"],
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  outDir: "dist",
+  clean: true,
+  splitting: true,
+  sourcemap: true,
+  noExternal: [/^(?!@electric-sql\/pglite|pg-native)/],
+  // The backend applies its SQL migrations from a `drizzle/` folder it looks for next to its
+  // code; bundled here, that code lives in dist/, so the folder is copied beside it.
+  onSuccess: () => {
+    cpSync(fileURLToPath(new URL("../backend/drizzle", import.meta.url)), "dist/drizzle", {
+      recursive: true,
+    });
+    return Promise.resolve();
+  },
+  banner: {
+    js: 'import { createRequire as __overtureRequire } from "node:module"; const require = __overtureRequire(import.meta.url);',
+  },
+});
