@@ -1,9 +1,10 @@
 import preact from "@preact/preset-vite";
-import { testDefaults } from "@overture/vitest-config";
+import { testDefaults, workspaceSource } from "@overture/vitest-config";
 import { defineConfig } from "vitest/config";
 import { WxtVitest } from "wxt/testing/vitest-plugin";
 
 export default defineConfig({
+  ...workspaceSource,
   plugins: [WxtVitest(), preact()],
   test: {
     ...testDefaults,

@@ -113,11 +113,27 @@ describe("the popup's content", () => {
     expect(screen.getByText("stored track")).toBeTruthy();
   });
 
-  it("counts active tasks on the Tasks tab", async () => {
+  it("counts active tasks on the Tasks tab, in its accessible name too", async () => {
     await signedIn({ tasks: [task({ status: "waiting" }), task({ id: "t2", status: "success" })] });
     startTestBackground(fakeBackend({ "GET /api/me": never }));
     render(<App surface="popup" />);
-    expect((await screen.findByRole("tab", { name: /Tasks/ })).textContent).toBe("Tasks1");
+    const tab = await screen.findByRole("tab", { name: "Tasks, 1 running" });
+    expect(tab.querySelector(".count")?.textContent).toBe("1");
+  });
+
+  it("names the Tasks tab with its count in Chinese", async () => {
+    await useLocale("zh_CN");
+    await signedIn({ tasks: [task({ status: "waiting" }), task({ id: "t2", status: "queued" })] });
+    startTestBackground(fakeBackend({ "GET /api/me": never }));
+    render(<App surface="popup" />);
+    expect(await screen.findByRole("tab", { name: "任务，2 个进行中" })).toBeTruthy();
+  });
+
+  it("names the Tasks tab plainly when nothing runs", async () => {
+    await signedIn({ tasks: [task({ status: "success" })] });
+    startTestBackground(fakeBackend({ "GET /api/me": never }));
+    render(<App surface="popup" />);
+    expect(await screen.findByRole("tab", { name: "Tasks" })).toBeTruthy();
   });
 
   it("says the quota is full and that new tasks wait in the local queue", async () => {
@@ -144,5 +160,95 @@ describe("the popup's content", () => {
       "true",
     );
     expect(document.activeElement?.id).toBe("tab-tasks");
+  });
+});
+
+/** An event stream that stays open until its request is aborted or `end()` is called. */
+function openStream() {
+  let close: () => void = () => undefined;
+  const route = (request: Request) =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("retry: 10\n\n"));
+          close = () => {
+            controller.close();
+          };
+          request.signal.addEventListener("abort", () => {
+            controller.error(new DOMException("aborted", "AbortError"));
+          });
+        },
+      }),
+    );
+  return {
+    route,
+    end: () => {
+      close();
+    },
+  };
+}
+
+describe("the connection state in the header", () => {
+  const state = () => screen.getByTestId("connection");
+
+  it("says Live while the event stream is open", async () => {
+    await signedIn();
+    startTestBackground(fakeBackend({ "GET /api/events": openStream().route }));
+    render(<App surface="popup" />);
+    await screen.findByTestId("connection");
+    await expect.poll(() => state().textContent).toBe("Live");
+    expect(state().dataset.connection).toBe("live");
+  });
+
+  it("says Reconnecting within moments of the backend going away, and keeps the tasks", async () => {
+    await signedIn({ tasks: [task({ status: "in_progress" })] });
+    const stream = openStream();
+    const backend = fakeBackend({ "GET /api/events": stream.route });
+    startTestBackground(backend);
+    render(<App surface="popup" />);
+    await expect.poll(() => screen.queryByTestId("connection")?.textContent).toBe("Live");
+    backend.down();
+    stream.end();
+    await expect.poll(() => state().textContent).toBe("Reconnecting…");
+    expect(screen.getByTestId("connection-lost").textContent).toContain(
+      "Lost the connection to the Overture backend",
+    );
+    fireEvent.click(screen.getByRole("tab", { name: /Tasks/ }));
+    expect(screen.getByText("lofi piano")).toBeTruthy();
+    backend.up();
+    await expect.poll(() => state().textContent, { timeout: 5_000 }).toBe("Live");
+    expect(screen.queryByTestId("connection-lost")).toBeNull();
+  });
+
+  it("says Offline when the browser is offline", async () => {
+    vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    await signedIn();
+    const backend = fakeBackend();
+    backend.down();
+    startTestBackground(backend);
+    render(<App surface="popup" />);
+    await expect.poll(() => screen.queryByTestId("connection")?.textContent).toBe("Offline");
+  });
+
+  it("says Signed out when nobody is signed in", async () => {
+    startTestBackground(fakeBackend());
+    render(<App surface="popup" />);
+    await expect.poll(() => screen.queryByTestId("connection")?.textContent).toBe("Signed out");
+  });
+
+  it("says each state in Chinese", async () => {
+    await useLocale("zh_CN");
+    await signedIn();
+    const stream = openStream();
+    const backend = fakeBackend({ "GET /api/events": stream.route });
+    startTestBackground(backend);
+    render(<App surface="popup" />);
+    await expect.poll(() => screen.queryByTestId("connection")?.textContent).toBe("实时");
+    backend.down();
+    stream.end();
+    await expect.poll(() => state().textContent).toBe("正在重新连接…");
+    expect(screen.getByTestId("connection-lost").textContent).toContain(
+      "的连接已断开，正在自动重连",
+    );
   });
 });

@@ -5,6 +5,7 @@ import { type Snapshot, activeCount } from "../lib/snapshot.ts";
 import { backendUrlItem } from "../lib/storage.ts";
 import { AccountPanel } from "./account/account-panel.tsx";
 import { ComposePanel } from "./compose/compose-panel.tsx";
+import { ConnectionLost, connectionOf } from "./connection.tsx";
 import { Header } from "./header.tsx";
 import { OfflineBanner, type Screen, StateScreen } from "./state-screen.tsx";
 import { Tabs } from "./tabs.tsx";
@@ -28,15 +29,20 @@ export function App(props: { surface: "popup" | "sidepanel" }) {
   const [tab, setTab] = useState<TabId>("compose");
   const [backendUrl, setBackendUrl] = useState("");
   useEffect(() => void backendUrlItem.getValue().then(setBackendUrl), []);
-  useLivePort(snapshot?.auth === "signed_in");
+  const live = useLivePort(snapshot?.auth === "signed_in");
 
   if (!snapshot) return <div class="app" aria-busy="true" />;
   const screen = screenFor(snapshot);
-  const offline = !online || snapshot.connectivity === "offline";
-  const unreachable = !offline && snapshot.connectivity === "unreachable";
+  const connection = connectionOf(snapshot, online, live);
+  const running = activeCount(snapshot.tasks);
   const tabs = [
     { id: "compose", label: i18n.t("app.compose") },
-    { id: "tasks", label: i18n.t("app.tasks"), count: activeCount(snapshot.tasks) },
+    {
+      id: "tasks",
+      label: i18n.t("app.tasks"),
+      count: running,
+      countLabel: i18n.t("app.tasksRunning", { count: running }),
+    },
     { id: "account", label: i18n.t("app.account") },
   ] as const;
 
@@ -44,12 +50,13 @@ export function App(props: { surface: "popup" | "sidepanel" }) {
     <div class="app">
       <Header
         snapshot={snapshot}
+        connection={connection}
         surface={props.surface}
         onAccount={() => {
           setTab("account");
         }}
       />
-      {offline ? <OfflineBanner /> : null}
+      {connection === "offline" ? <OfflineBanner /> : null}
       {screen ? (
         <main class="app-main">
           <StateScreen
@@ -61,10 +68,8 @@ export function App(props: { surface: "popup" | "sidepanel" }) {
         </main>
       ) : (
         <>
-          {unreachable ? (
-            <div class="app-main">
-              <StateScreen screen="unreachable" backendUrl={backendUrl} onRetry={refresh} />
-            </div>
+          {connection === "reconnecting" ? (
+            <ConnectionLost backendUrl={backendUrl} onRetry={refresh} />
           ) : null}
           <Tabs label={i18n.t("app.tabs")} tabs={tabs} selected={tab} onSelect={setTab}>
             {tab === "compose" ? (

@@ -3,10 +3,12 @@ import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
 import type { Snapshot } from "../lib/snapshot.ts";
 import { Avatar } from "./avatar.tsx";
+import { type Connection, ConnectionStatus } from "./connection.tsx";
 import { canOpenSidePanel, openSidePanel } from "../lib/surface.ts";
 
 export function Header(props: {
   snapshot: Snapshot;
+  connection: Connection;
   surface: "popup" | "sidepanel";
   onAccount: () => void;
 }) {
@@ -25,7 +27,10 @@ export function Header(props: {
     <header class="app-header">
       <div class="brand">
         <img src="/icon/32.png" alt="" width={22} height={22} />
-        <h1>{i18n.t("extName")}</h1>
+        <div class="brand-text">
+          <h1>{i18n.t("extName")}</h1>
+          <ConnectionStatus connection={props.connection} />
+        </div>
       </div>
       {signedIn && free !== null && max !== null ? (
         <span class={`pill ${free > 0 ? "plain" : "warn"}`} data-testid="quota">

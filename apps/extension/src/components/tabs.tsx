@@ -5,6 +5,8 @@ export interface TabSpec<T extends string> {
   id: T;
   label: string;
   count?: number;
+  /** The tab's accessible name while `count` shows ("Tasks, 1 running"): the badge is only seen. */
+  countLabel?: string;
 }
 
 /**
@@ -55,12 +57,17 @@ export function Tabs<T extends string>(props: {
             aria-selected={tab.id === props.selected}
             aria-controls={`panel-${tab.id}`}
             tabIndex={tab.id === props.selected ? 0 : -1}
+            aria-label={tab.count ? tab.countLabel : undefined}
             onClick={() => {
               props.onSelect(tab.id);
             }}
           >
             {tab.label}
-            {tab.count ? <span class="count">{tab.count}</span> : null}
+            {tab.count ? (
+              <span class="count" aria-hidden="true">
+                {tab.count}
+              </span>
+            ) : null}
           </button>
         ))}
       </div>

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "sign_in_denied",
   "sign_in_cancelled",
   "sign_in_failed",
+  "backend_misconfigured",
   "invalid_parameters",
   "no_selection",
   "not_found",

@@ -9,5 +9,22 @@ export const CHROME_PUBLIC_KEY =
 /** Firefox add-on id (`browser_specific_settings.gecko.id`). */
 export const GECKO_ID = "overture@overture.dev";
 
+/**
+ * The Chrome extension id `CHROME_PUBLIC_KEY` gives: the first 32 hex digits of the SHA-256 of
+ * the key's DER bytes, each digit written as a letter a–p (checked by extension-identity.test.ts).
+ */
+export const CHROME_EXTENSION_ID = "kagljjjecjnbgppkpgkmojciehbjidja";
+
+/** Firefox's `identity.getRedirectURL()` host for `GECKO_ID`: the SHA-1 hex of the id. */
+export const FIREFOX_REDIRECT_HOST =
+  "bd0731a63c2abbaf471d8f1c7a666900cdbc162a.extensions.allizom.org";
+
+/** What a backend must allow for this extension: its redirect URLs and its Chrome origin. */
+export const EXTENSION_REDIRECT_URLS = [
+  `https://${CHROME_EXTENSION_ID}.chromiumapp.org/*`,
+  `https://${FIREFOX_REDIRECT_HOST}/*`,
+] as const;
+export const EXTENSION_ORIGINS = [`chrome-extension://${CHROME_EXTENSION_ID}`] as const;
+
 /** The main job's backend; the person can change it in the options page. */
 export const DEFAULT_BACKEND_URL = "http://127.0.0.1:8787";

@@ -20,6 +20,17 @@ describe("task texts", () => {
     ).toBe("4:05");
   });
 
+  it("stops the clock at a final state that has no finish time (its last update)", () => {
+    const unknown = task({
+      status: "unknown",
+      created_at: "2025-01-01T11:00:00.000Z",
+      updated_at: "2025-01-01T11:01:10.000Z",
+      finished_at: null,
+    });
+    expect(clock(elapsedMs(unknown, NOW))).toBe("1:10");
+    expect(elapsedMs(unknown, NOW + 60_000)).toBe(elapsedMs(unknown, NOW));
+  });
+
   it("shows hours past an hour", () => {
     expect(clock(3_725_000)).toBe("1:02:05");
   });

@@ -1,4 +1,5 @@
 import { i18n } from "#i18n";
+import { isFinal } from "./snapshot.ts";
 import type { Task } from "./types.ts";
 
 const TITLE_LENGTH = 60;
@@ -19,10 +20,41 @@ export function linkState(task: Task, now: number): { valid: boolean; remainingM
   return { valid: remainingMs > 0, remainingMs: Math.max(0, remainingMs) };
 }
 
+/**
+ * When a task stopped changing: its finish time, or for a final state without one (an unknown
+ * outcome, a cancel the backend did not time) its last update. Null while it is still active.
+ */
+export function endedAt(task: Task): number | null {
+  if (task.finished_at) return Date.parse(task.finished_at);
+  return isFinal(task) ? Date.parse(task.updated_at) : null;
+}
+
 /** Time a task has run (or ran): from creation to its end, or to now while it is active. */
 export function elapsedMs(task: Task, now: number): number {
-  const end = task.finished_at ? Date.parse(task.finished_at) : now;
-  return Math.max(0, end - Date.parse(task.created_at));
+  return Math.max(0, (endedAt(task) ?? now) - Date.parse(task.created_at));
+}
+
+/** The task's time in words fitting its state; the clock stops at a final state. */
+export function timeLine(task: Task, now: number): string {
+  const time = clock(elapsedMs(task, now));
+  switch (task.status) {
+    case "queued":
+      return i18n.t("task.queuedFor", { time });
+    case "submitting":
+      return i18n.t("task.submittingFor", { time });
+    case "success":
+      return i18n.t("task.took", { time });
+    case "failure":
+      return i18n.t("task.failedAfter", { time });
+    case "cancelled":
+      return i18n.t("task.cancelledAfter", { time });
+    case "rejected":
+      return i18n.t("task.refusedAfter", { time });
+    case "unknown":
+      return i18n.t("task.lastSeen", { time: remaining(now - (endedAt(task) ?? now)) });
+    default:
+      return i18n.t("task.elapsed", { time });
+  }
 }
 
 /** `m:ss`, or `h:mm:ss` past an hour. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
-import { LIVE_PORT, send } from "./messages.ts";
+import { LIVE_PORT, type LiveStatus, type LiveStatusMessage, send } from "./messages.ts";
 import type { Snapshot } from "./snapshot.ts";
 import { snapshotItem } from "./storage.ts";
 
@@ -45,17 +45,31 @@ export function useSnapshot(): {
   return { snapshot, refreshing, refresh };
 }
 
-/** Keeps the background's live stream open while the view is open, reconnecting if it restarts. */
-export function useLivePort(enabled: boolean): void {
+/**
+ * Keeps the background's live stream open while the view is open, reconnecting if it restarts;
+ * answers how the stream stands as the background tells it (null while disabled).
+ */
+export function useLivePort(enabled: boolean): LiveStatus | null {
+  const [status, setStatus] = useState<LiveStatus | null>(null);
   useEffect(() => {
-    if (!enabled) return;
+    if (!enabled) {
+      setStatus(null);
+      return;
+    }
+    setStatus("connecting");
     let port: ReturnType<typeof browser.runtime.connect> | null = null;
     let closed = false;
     const open = () => {
       port = browser.runtime.connect({ name: LIVE_PORT });
+      port.onMessage.addListener((message: unknown) => {
+        const next = (message as Partial<LiveStatusMessage> | null)?.liveStatus;
+        if (next) setStatus(next);
+      });
       // A service worker that was stopped drops the Port; the view opens a new one.
       port.onDisconnect.addListener(() => {
-        if (!closed) setTimeout(open, 1_000);
+        if (closed) return;
+        setStatus("reconnecting");
+        setTimeout(open, 1_000);
       });
     };
     open();
@@ -67,6 +81,7 @@ export function useLivePort(enabled: boolean): void {
       port?.disconnect();
     };
   }, [enabled]);
+  return status;
 }
 
 /** The current time, updated every `everyMs` (for elapsed and expiry texts). */

@@ -1,5 +1,7 @@
 import { browser } from "wxt/browser";
 import { type ErrorPayload, OvertureError, isErrorCode, toErrorPayload } from "./errors.ts";
+import type { DownloadResult } from "./download-result.ts";
+import type { Refusal } from "./refusals.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type {
   AccessToken,
@@ -31,9 +33,12 @@ export interface MessageMap {
   "webhook/status": { request: { namespace: string }; response: WebhookSecretStatus };
   "webhook/set": { request: { namespace: string; secret: string }; response: WebhookSecretStatus };
   "webhook/clear": { request: { namespace: string }; response: WebhookSecretStatus };
+  /** The account's refused deliveries since its secret was saved (none without a secret). */
+  "webhook/refusals": { request: { namespace: string }; response: Refusal[] };
   /** Switches backend; the view has already asked for the host permission (a user gesture). */
   "settings/backend-url": { request: { url: string }; response: Snapshot };
-  "audio/download": { request: { id: string }; response: { downloadId: number } };
+  /** Answers when the download ended (watched through `downloads.onChanged`). */
+  "audio/download": { request: { id: string }; response: DownloadResult };
 }
 
 export type MessageType = keyof MessageMap;
@@ -67,6 +72,7 @@ export const MESSAGE_TYPES = [
   "webhook/status",
   "webhook/set",
   "webhook/clear",
+  "webhook/refusals",
   "settings/backend-url",
   "audio/download",
 ] as const satisfies readonly MessageType[];
@@ -125,3 +131,12 @@ export async function send<K extends MessageType>(
 
 /** Name of the runtime Port a view opens to keep the live event stream running. */
 export const LIVE_PORT = "overture/live";
+
+/**
+ * How the live event stream stands, told to each view over its live Port: opening, open, or
+ * lost and being reopened (the backend is unreachable or the link went silent).
+ */
+export type LiveStatus = "connecting" | "live" | "reconnecting";
+export interface LiveStatusMessage {
+  liveStatus: LiveStatus;
+}

@@ -19,6 +19,9 @@ export const ADVANCED_FIELDS = (Object.keys(MUSIC_FIELDS) as FieldName[]).filter
   (name) => !(BASIC_FIELDS as readonly string[]).includes(name),
 );
 
+/** Every field in the order the form shows it: the first invalid one is the one to focus. */
+export const FORM_ORDER: readonly FieldName[] = [...BASIC_FIELDS, ...ADVANCED_FIELDS];
+
 /** The form's starting values: the documented defaults, then the remembered draft on top. */
 export function initialValues(draft: Record<string, DraftValue>): FormValues {
   const values: Record<string, DraftValue> = { ...MUSIC_DEFAULTS };
@@ -29,9 +32,28 @@ export function initialValues(draft: Record<string, DraftValue>): FormValues {
   return values as FormValues;
 }
 
+/** Line breaks as LF: a paste from Windows carries CRLF, old Mac text CR. */
+export const toLf = (text: string): string => text.replace(/\r\n?/g, "\n");
+
 /** The values a form holds, as the payload core validates and the backend receives. */
 export function toPayload(values: FormValues): Record<string, unknown> {
-  return { ...values };
+  const payload: Record<string, unknown> = { ...values };
+  for (const [name, value] of Object.entries(values))
+    if (MUSIC_FIELDS[name as FieldName].kind === "text" && typeof value === "string")
+      payload[name] = toLf(value);
+  return payload;
+}
+
+/**
+ * The length of a text field as core's validator counts it: code points (an emoji is one) of
+ * what is sent, LF line breaks, the prompt without its outer whitespace.
+ */
+export function sentLength(name: FieldName, value: DraftValue): number {
+  const text = toLf(String(value));
+  let count = 0;
+  // Code points, as core counts: a person's "characters" closely enough, without Intl.Segmenter.
+  for (const _ of MUSIC_FIELDS[name].required ? text.trim() : text) count++;
+  return count;
 }
 
 /** The first problem per field, for inline messages. */

@@ -1,4 +1,4 @@
-import type { Quota, Selection, Task, TaskState, User } from "./types.ts";
+import type { Quota, Refusal, Selection, Task, TaskState, User } from "./types.ts";
 
 /** Where the person stands with the backend. */
 export type AuthState = "signed_out" | "signed_in" | "revoked" | "expired";
@@ -22,6 +22,8 @@ export interface Snapshot {
   quota: Quota | null;
   /** Whether the selected account has a webhook secret (live callbacks) or polling only. */
   webhookConfigured: boolean | null;
+  /** The selected account's refused webhook deliveries since its secret was saved, newest first. */
+  webhookRefusals: Refusal[];
   updatedAt: number;
 }
 
@@ -35,6 +37,7 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   nextCursor: null,
   quota: null,
   webhookConfigured: null,
+  webhookRefusals: [],
   updatedAt: 0,
 };
 

@@ -13,10 +13,18 @@ export const backendUrlItem = defineVersionedItem<string>("local:backendUrl", {
   version: 1,
 });
 
-/** Last known state for instant rendering. v1. */
+/** v2 adds `webhookRefusals` (none known yet). Anything but an object is refused, not replaced. */
+export function migrateSnapshotV2(old: unknown): Snapshot {
+  if (typeof old !== "object" || old === null || Array.isArray(old))
+    throw new TypeError("snapshot v1 must be an object");
+  return { ...(old as Omit<Snapshot, "webhookRefusals">), webhookRefusals: [] };
+}
+
+/** Last known state for instant rendering. v2 (see {@link migrateSnapshotV2}). */
 export const snapshotItem = defineVersionedItem<Snapshot>("local:snapshot", {
   fallback: EMPTY_SNAPSHOT,
-  version: 1,
+  version: 2,
+  migrations: { 2: migrateSnapshotV2 },
 });
 
 /** A form value as a control holds it: text for numbers while typing, booleans for switches. */

@@ -1,7 +1,9 @@
 import { i18n } from "#i18n";
 import { MUSIC_FIELDS, type MusicParams } from "@overture/core/music";
+import { browser } from "wxt/browser";
 import { type ErrorCode, OvertureError } from "./errors.ts";
 import type { TaskState } from "./types.ts";
+import { describeUserAgent } from "./user-agent.ts";
 
 /**
  * Localised texts built from codes: field labels, field errors (from core's error codes, never
@@ -9,6 +11,16 @@ import type { TaskState } from "./types.ts";
  */
 export function fieldLabel(name: keyof MusicParams): string {
   return i18n.t(`fields.${name}`);
+}
+
+/** "A, B and C" in the browser's language (Chinese joins with 、). */
+export function listOf(items: readonly string[]): string {
+  return new Intl.ListFormat(browser.i18n.getUILanguage(), { type: "conjunction" }).format(items);
+}
+
+/** A number with the browser language's digit grouping ("16,000"). */
+export function numberText(value: number): string {
+  return new Intl.NumberFormat(browser.i18n.getUILanguage()).format(value);
 }
 
 /** A refused field in the person's language, by core's `MusicFieldError.code`. */
@@ -35,6 +47,8 @@ export function fieldErrorText(error: {
       return i18n.t("fieldError.length", { max: error.max ?? spec?.maxLength ?? "" });
     case "unknown_field":
       return i18n.t("fieldError.unknown", { field: error.field });
+    case "unstorable_text":
+      return i18n.t("fieldError.unstorable");
     default:
       if (spec?.kind === "integer") return i18n.t("fieldError.wholeNumber");
       if (spec?.kind === "number") return i18n.t("fieldError.number");
@@ -55,4 +69,13 @@ export function errorText(error: unknown): string {
     return i18n.t("errors.unexpected", { message });
   }
   return i18n.t(`errors.${code}`);
+}
+
+/** A signed-in device in words: "Chrome 156 on Linux", "A browser on Linux", "Unknown browser". */
+export function deviceName(userAgent: string | null | undefined): string {
+  const { browser, version, os } = describeUserAgent(userAgent);
+  if (!browser)
+    return os ? i18n.t("account.deviceSomeBrowserOn", { os }) : i18n.t("account.deviceUnknown");
+  const named = version ? `${browser} ${version}` : browser;
+  return os ? i18n.t("account.deviceOn", { browser: named, os }) : named;
 }

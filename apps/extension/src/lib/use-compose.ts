@@ -2,6 +2,7 @@ import { type MusicFieldError, validateMusicParams } from "@overture/core/music"
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { FieldProblem } from "./errors.ts";
 import {
+  FORM_ORDER,
   type FieldName,
   type FormValues,
   type Preset,
@@ -71,6 +72,9 @@ export function useCompose() {
     preset,
     valid: validation?.ok ?? false,
     messageFor,
+    /** Fields core or the backend refused, in the order the form shows them. */
+    invalidFields: (): FieldName[] =>
+      FORM_ORDER.filter((name) => clientErrors[name] ?? serverErrors[name]),
     change: (name: FieldName, value: DraftValue) => {
       if (!values) return;
       const next = { ...values, [name]: value };
@@ -102,10 +106,12 @@ export function useCompose() {
       setAttempted(true);
       return validation?.ok && values ? toPayload(values) : null;
     },
-    showServerErrors: (fields: readonly FieldProblem[]) => {
+    /** Shows the backend's refusals; answers the refused fields in the form's order. */
+    showServerErrors: (fields: readonly FieldProblem[]): FieldName[] => {
       const byField: Partial<Record<string, FieldProblem>> = {};
       for (const field of fields) byField[field.field] ??= field;
       setServerErrors(byField);
+      return FORM_ORDER.filter((name) => byField[name]);
     },
   };
 }

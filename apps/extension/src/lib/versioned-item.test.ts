@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { MigrationError } from "wxt/utils/storage";
-import { migrateDraftV2 } from "./storage.ts";
+import { EMPTY_SNAPSHOT } from "./snapshot.ts";
+import { migrateDraftV2, migrateSnapshotV2 } from "./storage.ts";
 import { defineVersionedItem } from "./versioned-item.ts";
 
 // Each test uses its own key: WXT starts an item's migration when the item is defined.
@@ -110,5 +111,16 @@ describe("compose draft migration v1 → v2", () => {
 
   it("refuses a v1 value that is not an object", () => {
     expect(() => migrateDraftV2(["lofi"])).toThrow(TypeError);
+  });
+});
+
+describe("snapshot migration v1 → v2", () => {
+  it("keeps every v1 field and adds no known refusals", () => {
+    const { webhookRefusals: _, ...v1 } = { ...EMPTY_SNAPSHOT, auth: "signed_in" as const };
+    expect(migrateSnapshotV2(v1)).toEqual({ ...EMPTY_SNAPSHOT, auth: "signed_in" });
+  });
+
+  it("refuses a v1 value that is not an object", () => {
+    expect(() => migrateSnapshotV2("snapshot")).toThrow(TypeError);
   });
 });

@@ -1,6 +1,7 @@
 // Test-only data builders and a fake backend `fetch`.
 import type { Snapshot } from "../lib/snapshot.ts";
 import { EMPTY_SNAPSHOT } from "../lib/snapshot.ts";
+import type { Refusal } from "../lib/refusals.ts";
 import type { Me, Quota, SessionGrant, Task, User } from "../lib/types.ts";
 
 export const USER: User = {
@@ -29,6 +30,34 @@ export function task(overrides: Partial<Task> = {}): Task {
     submitted_at: "2025-01-01T10:00:01.000Z",
     finished_at: null,
     updated_at: "2025-01-01T10:00:01.000Z",
+    ...overrides,
+  };
+}
+
+/** A refused webhook delivery as `GET /api/webhook-rejections` lists it. */
+export function rejection(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 1,
+    task_id: "t1",
+    reason: "WEBHOOK_SIGNATURE_MISMATCH",
+    message: "the signature matches no secret",
+    diagnoses: null,
+    http_status: 401,
+    received_at: "2025-01-01T10:02:00.000Z",
+    ...overrides,
+  };
+}
+
+/** A refusal as the background keeps it (the delivery's account resolved). */
+export function refusal(overrides: Partial<Refusal> = {}): Refusal {
+  return {
+    id: 1,
+    task_id: "t1",
+    namespace: "demo",
+    reason: "WEBHOOK_SIGNATURE_MISMATCH",
+    causes: [],
+    message: "the signature matches no secret",
+    received_at: "2025-01-01T10:02:00.000Z",
     ...overrides,
   };
 }

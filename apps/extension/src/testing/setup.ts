@@ -4,10 +4,17 @@ import { cleanup } from "@testing-library/preact";
 import { type Mock, afterEach, beforeEach, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { chromeGetMessage, type Locale, loadLocale } from "./locales.ts";
+import { installDownloads } from "./downloads.ts";
 import { installPorts } from "./ports.ts";
 
 /** The fakes of this test, for assertions (recreated before each test). */
-export const mocks = {} as { download: Mock; request: Mock; contains: Mock };
+export const mocks = {} as {
+  download: Mock;
+  request: Mock;
+  contains: Mock;
+  /** The outcomes of the next downloads (`"complete"` or Chrome's interrupt reason), in order. */
+  downloadsEnd: (...outcomes: string[]) => void;
+};
 
 type Trigger = (
   message: unknown,
@@ -42,10 +49,11 @@ beforeEach(async () => {
   fakeBrowser.runtime.sendMessage = sendMessage;
   mocks.contains = vi.fn(() => Promise.resolve(true));
   mocks.request = vi.fn(() => Promise.resolve(true));
-  mocks.download = vi.fn(() => Promise.resolve(1));
+  const downloads = installDownloads();
+  mocks.download = downloads.download;
+  mocks.downloadsEnd = downloads.willEnd;
   fakeBrowser.permissions.contains = mocks.contains;
   fakeBrowser.permissions.request = mocks.request;
-  fakeBrowser.downloads.download = mocks.download;
   installPorts();
   // The fake answers undefined (not a promise) until a window has focus.
   fakeBrowser.windows.getCurrent = (() =>

@@ -1,12 +1,15 @@
 import { i18n } from "#i18n";
 import { send } from "../../lib/messages.ts";
+import { refusalSentence } from "../../lib/refusals.ts";
 import type { Snapshot } from "../../lib/snapshot.ts";
 import { Avatar } from "../avatar.tsx";
+import { ConfirmButton } from "../confirm-button.tsx";
 import { Devices } from "./devices.tsx";
 import { TokenPicker } from "./token-picker.tsx";
 
 export function AccountPanel(props: { snapshot: Snapshot }) {
-  const { user, webhookConfigured } = props.snapshot;
+  const { user, webhookConfigured, webhookRefusals } = props.snapshot;
+  const refused = webhookRefusals[0];
   return (
     <div class="stack">
       {user ? (
@@ -16,14 +19,25 @@ export function AccountPanel(props: { snapshot: Snapshot }) {
             <strong>{user.name}</strong>
             <div class="small muted">@{user.login}</div>
           </div>
-          <button type="button" onClick={() => void send("auth/sign-out")}>
-            {i18n.t("account.signOut")}
-          </button>
+          <ConfirmButton
+            label={i18n.t("account.signOut")}
+            question={i18n.t("account.signOutQuestion")}
+            confirmLabel={i18n.t("account.signOutConfirm")}
+            keepLabel={i18n.t("account.signOutKeep")}
+            onConfirm={() => void send("auth/sign-out")}
+          />
         </section>
       ) : null}
       {webhookConfigured !== null ? (
-        <p class={`small banner ${webhookConfigured ? "ok" : "warn"}`} data-testid="live-mode">
-          {webhookConfigured ? i18n.t("account.liveOn") : i18n.t("account.liveOff")}
+        <p
+          class={`small banner ${refused ? "bad" : webhookConfigured ? "ok" : "warn"}`}
+          data-testid="live-mode"
+        >
+          {refused
+            ? refusalSentence(refused)
+            : webhookConfigured
+              ? i18n.t("account.liveOn")
+              : i18n.t("account.liveOff")}
         </p>
       ) : null}
       <TokenPicker snapshot={props.snapshot} />

@@ -1,7 +1,7 @@
 import { i18n } from "#i18n";
 import { useEffect, useState } from "preact/hooks";
 import { send } from "../../lib/messages.ts";
-import { errorText } from "../../lib/texts.ts";
+import { deviceName, errorText } from "../../lib/texts.ts";
 import type { DeviceSession } from "../../lib/types.ts";
 
 const date = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : "");
@@ -32,11 +32,10 @@ export function Devices() {
           {devices.map((device) => (
             <li key={device.id} data-device-id={device.id}>
               <span>
-                <strong>
-                  {device.current
-                    ? i18n.t("account.thisDevice")
-                    : (device.user_agent ?? i18n.t("account.deviceUnknown"))}
-                </strong>
+                <strong data-testid="device-name">{deviceName(device.user_agent)}</strong>
+                {device.current ? (
+                  <span class="pill plain">{i18n.t("account.thisDevice")}</span>
+                ) : null}
                 <br />
                 <span class="small muted">
                   {i18n.t("account.deviceSince", { date: date(device.created_at) })}

@@ -92,6 +92,7 @@ export function TokenPicker(props: { snapshot: Snapshot }) {
             <input
               id="org-ns"
               type="text"
+              aria-describedby="org-ns-hint"
               placeholder={i18n.t("account.organisationName")}
               value={organisation}
               onInput={(e) => {
@@ -109,6 +110,11 @@ export function TokenPicker(props: { snapshot: Snapshot }) {
               {i18n.t("account.loadTokens")}
             </button>
           </div>
+        ) : null}
+        {kind === "organisation" ? (
+          <p class="small muted" id="org-ns-hint">
+            {i18n.t("account.namespaceHint", { login })}
+          </p>
         ) : null}
       </fieldset>
       {tokens?.length === 0 ? <p class="muted small">{i18n.t("account.noTokens")}</p> : null}

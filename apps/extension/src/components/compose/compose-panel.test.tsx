@@ -1,5 +1,10 @@
-import { MUSIC_DEFAULTS, MUSIC_FIELDS } from "@overture/core/music";
-import { fireEvent, render, screen } from "@testing-library/preact";
+import {
+  MUSIC_DEFAULTS,
+  MUSIC_FIELDS,
+  MUSIC_LYRICS_MAX_LENGTH,
+  MUSIC_PROMPT_MAX_LENGTH,
+} from "@overture/core/music";
+import { cleanup, fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { composeDraftItem } from "../../lib/storage.ts";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
@@ -8,6 +13,12 @@ import { useLocale } from "../../testing/setup.ts";
 import { ComposePanel } from "./compose-panel.tsx";
 
 const noop = () => undefined;
+/** A backend that refuses a submit for `field`, as the real one does (400 with `fields`). */
+const refusing = (field: { field: string; code: string; min: number; max: number }) =>
+  fakeBackend({
+    "POST /api/tasks": () =>
+      json({ error: "invalid_parameters", message: "x", fields: [field] }, 400),
+  });
 const withToken = snapshot({
   selection: { namespace: "demo", token_id: 1, token_name: "Studio (paid)" },
 });
@@ -59,7 +70,7 @@ describe("compose form: validation messages from core, by error code", () => {
     fireEvent.submit(form);
     expect(messageOf("prompt")).toBe("This field is required.");
     expect((await screen.findByRole("alert")).textContent).toBe(
-      "Fix the highlighted fields first.",
+      "Fix the highlighted fields first: Style prompt.",
     );
     expect(backend.calls("POST", "/api/tasks")).toHaveLength(0);
   });
@@ -78,24 +89,171 @@ describe("compose form: validation messages from core, by error code", () => {
 
   it("shows the backend's refused fields after a submit", async () => {
     await signedIn();
-    startTestBackground(
-      fakeBackend({
-        "POST /api/tasks": () =>
-          json(
-            {
-              error: "invalid_parameters",
-              message: "x",
-              fields: [{ field: "omega_scale", code: "range", min: -100, max: 100 }],
-            },
-            400,
-          ),
-      }),
-    );
+    startTestBackground(refusing({ field: "omega_scale", code: "range", min: -100, max: 100 }));
     const form = await renderForm();
     type("prompt", "lofi");
     fireEvent.submit(form);
     await screen.findByText("Some parameters were refused. See the highlighted fields.");
     expect(messageOf("omega_scale")).toBe("Enter a value from -100 to 100.");
+  });
+});
+
+describe("compose form: a refused submit shows where the problem is", () => {
+  const details = () => document.querySelector<HTMLDetailsElement>("details.advanced");
+
+  it("opens the collapsed Advanced parameters and focuses the first invalid field", async () => {
+    await composeDraftItem.setValue({
+      values: { prompt: "lofi", omega_scale: "500", guidance_interval: "7" },
+      preset: null,
+    });
+    const form = await renderForm();
+    expect(details()?.open).toBe(false);
+    fireEvent.submit(form);
+    await expect.poll(() => document.activeElement?.id).toBe("field-omega_scale");
+    expect(details()?.open).toBe(true);
+    expect(messageOf("omega_scale")).toBe("Enter a value from -100 to 100.");
+  });
+
+  it("opens Advanced parameters again after the person closed it", async () => {
+    const form = await renderForm();
+    type("prompt", "lofi");
+    type("omega_scale", "500");
+    const section = details();
+    if (!section) throw new Error("no Advanced section");
+    section.open = false;
+    fireEvent(section, new Event("toggle"));
+    fireEvent.submit(form);
+    await expect.poll(() => section.open).toBe(true);
+    expect(document.activeElement?.id).toBe("field-omega_scale");
+  });
+
+  it("focuses a basic field before an advanced one", async () => {
+    await composeDraftItem.setValue({ values: { omega_scale: "500" }, preset: null });
+    const form = await renderForm();
+    fireEvent.submit(form);
+    await expect.poll(() => document.activeElement?.id).toBe("field-prompt");
+  });
+
+  it("names the fields to fix, in English and Chinese", async () => {
+    await composeDraftItem.setValue({
+      values: { prompt: "lofi", omega_scale: "500" },
+      preset: null,
+    });
+    fireEvent.submit(await renderForm());
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Fix the highlighted fields first: Omega scale.",
+    );
+    cleanup();
+    await useLocale("zh_CN");
+    fireEvent.submit(await renderForm());
+    expect((await screen.findByRole("alert")).textContent).toBe("请先修正标出的字段：Omega 系数。");
+  });
+
+  it("opens Advanced parameters for a field the backend refused", async () => {
+    await signedIn();
+    startTestBackground(refusing({ field: "min_guidance_scale", code: "range", min: 0, max: 200 }));
+    const form = await renderForm();
+    type("prompt", "lofi");
+    fireEvent.submit(form);
+    await expect.poll(() => document.activeElement?.id).toBe("field-min_guidance_scale");
+    expect(details()?.open).toBe(true);
+  });
+});
+
+describe("compose form: text the backend cannot store", () => {
+  it("says a NUL character in the prompt must go, and sends nothing", async () => {
+    await signedIn();
+    const backend = fakeBackend();
+    startTestBackground(backend);
+    const form = await renderForm();
+    type("prompt", "lofi\u0000 piano");
+    expect(messageOf("prompt")).toBe(
+      "Remove the invisible control character or broken emoji in this text.",
+    );
+    fireEvent.submit(form);
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Fix the highlighted fields first: Style prompt.",
+    );
+    expect(backend.calls("POST", "/api/tasks")).toHaveLength(0);
+  });
+
+  it("says a broken emoji half in the lyrics must go, in Chinese", async () => {
+    await useLocale("zh_CN");
+    await renderForm();
+    type("lyrics", "la \ud83c la");
+    expect(messageOf("lyrics")).toBe("请删除文本中不可见的控制字符或残缺的表情符号。");
+  });
+});
+
+describe("compose form: prompt and lyrics length", () => {
+  const counter = (name: string) => document.getElementById(`field-${name}-count`);
+  const grouped = (n: number) => n.toLocaleString("en-US");
+
+  it("never cuts a long paste: the boxes have no maxlength", async () => {
+    await renderForm();
+    expect(field("prompt").hasAttribute("maxlength")).toBe(false);
+    expect(field("lyrics").hasAttribute("maxlength")).toBe(false);
+  });
+
+  it("counts the prompt in code points against core's limit", async () => {
+    await renderForm();
+    type("prompt", "🎵 lofi");
+    expect(counter("prompt")?.textContent).toBe(`6 / ${grouped(MUSIC_PROMPT_MAX_LENGTH)}`);
+    expect(counter("prompt")?.dataset.over).toBeUndefined();
+  });
+
+  it("counts the lyrics against core's limit", async () => {
+    await renderForm();
+    type("lyrics", "[verse]\nla");
+    expect(counter("lyrics")?.textContent).toBe(`10 / ${grouped(MUSIC_LYRICS_MAX_LENGTH)}`);
+  });
+
+  it("keeps an over-long paste whole, says how far over, and refuses to submit", async () => {
+    await signedIn();
+    const backend = fakeBackend();
+    startTestBackground(backend);
+    const form = await renderForm();
+    const long = "a".repeat(MUSIC_PROMPT_MAX_LENGTH + 5);
+    type("prompt", long);
+    expect(field("prompt").value).toBe(long);
+    expect(counter("prompt")?.textContent).toBe(
+      `${grouped(MUSIC_PROMPT_MAX_LENGTH + 5)} / ${grouped(MUSIC_PROMPT_MAX_LENGTH)} · 5 too many`,
+    );
+    expect(counter("prompt")?.dataset.over).toBe("true");
+    expect(field("prompt").getAttribute("aria-invalid")).toBe("true");
+    fireEvent.submit(form);
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Fix the highlighted fields first: Style prompt.",
+    );
+    expect(backend.calls("POST", "/api/tasks")).toHaveLength(0);
+  });
+
+  it("says how far over in Chinese", async () => {
+    await useLocale("zh_CN");
+    await renderForm();
+    type("lyrics", "词".repeat(MUSIC_LYRICS_MAX_LENGTH + 2));
+    expect(counter("lyrics")?.textContent).toBe(
+      `${grouped(MUSIC_LYRICS_MAX_LENGTH + 2)} / ${grouped(MUSIC_LYRICS_MAX_LENGTH)} · 超出 2 个字符`,
+    );
+  });
+
+  it("sends line breaks as LF, whatever the paste carried", async () => {
+    await signedIn();
+    const backend = fakeBackend({ "POST /api/tasks": () => json(task({ status: "queued" }), 201) });
+    startTestBackground(backend);
+    const form = await renderForm();
+    type("prompt", "lofi");
+    type("lyrics", "[verse]\r\nline one\rline two\n");
+    fireEvent.submit(form);
+    await expect.poll(() => backend.calls("POST", "/api/tasks").length).toBe(1);
+    const body = (await backend.calls("POST", "/api/tasks")[0]?.json()) as { lyrics: string };
+    expect(body.lyrics).toBe("[verse]\nline one\nline two\n");
+  });
+
+  it("counts a CRLF line break as one character", async () => {
+    await renderForm();
+    type("lyrics", "a\r\nb");
+    expect(counter("lyrics")?.textContent).toBe(`3 / ${grouped(MUSIC_LYRICS_MAX_LENGTH)}`);
   });
 });
 

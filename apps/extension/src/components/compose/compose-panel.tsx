@@ -1,10 +1,10 @@
 import { i18n } from "#i18n";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { OvertureError } from "../../lib/errors.ts";
 import { send } from "../../lib/messages.ts";
-import { ADVANCED_FIELDS, PRESETS } from "../../lib/music-form.ts";
+import { ADVANCED_FIELDS, type FieldName, PRESETS } from "../../lib/music-form.ts";
 import { type Snapshot, quotaFull } from "../../lib/snapshot.ts";
-import { errorText } from "../../lib/texts.ts";
+import { errorText, fieldLabel, listOf } from "../../lib/texts.ts";
 import { useCompose } from "../../lib/use-compose.ts";
 import { Field } from "./field.tsx";
 import { LyricTags } from "./lyric-tags.tsx";
@@ -17,15 +17,32 @@ export function ComposePanel(props: {
   const form = useCompose();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // Controlled, and kept in step with the person's own clicks (onToggle), so opening it for an
+  // invalid field works even after they closed it by hand.
+  const [advancedOpen, setAdvancedOpen] = useState(false);
+  const [focusRequest, setFocusRequest] = useState<{ name: FieldName } | null>(null);
+  useEffect(() => {
+    // After the render that opened the section: a field inside closed <details> cannot take focus.
+    if (focusRequest) document.getElementById(`field-${focusRequest.name}`)?.focus();
+  }, [focusRequest]);
   const { selection, quota } = props.snapshot;
   if (!form.values) return <div aria-busy="true" />;
   const values = form.values;
+
+  /** Opens "Advanced" when a refused field is inside it, and focuses the first refused field. */
+  const reveal = (invalid: readonly FieldName[]) => {
+    if (invalid.some((name) => ADVANCED_FIELDS.includes(name))) setAdvancedOpen(true);
+    const first = invalid[0];
+    if (first) setFocusRequest({ name: first });
+  };
 
   const submit = (event: Event) => {
     event.preventDefault();
     const payload = form.attempt();
     if (!payload) {
-      setProblem(i18n.t("compose.fixFields"));
+      const invalid = form.invalidFields();
+      setProblem(i18n.t("compose.fixFields", { fields: listOf(invalid.map(fieldLabel)) }));
+      reveal(invalid);
       return;
     }
     setBusy(true);
@@ -36,7 +53,7 @@ export function ComposePanel(props: {
       })
       .catch((error: unknown) => {
         if (error instanceof OvertureError && error.fields?.length)
-          form.showServerErrors(error.fields);
+          reveal(form.showServerErrors(error.fields));
         setProblem(errorText(error));
       })
       .finally(() => {
@@ -104,7 +121,13 @@ export function ComposePanel(props: {
         error={form.messageFor("duration")}
         slider
       />
-      <details class="advanced" open={ADVANCED_FIELDS.some((name) => form.messageFor(name))}>
+      <details
+        class="advanced"
+        open={advancedOpen}
+        onToggle={(e) => {
+          setAdvancedOpen(e.currentTarget.open);
+        }}
+      >
         <summary>{i18n.t("compose.advanced")}</summary>
         <div class="grid">
           {ADVANCED_FIELDS.map((name) => (

@@ -1,8 +1,9 @@
 import { i18n } from "#i18n";
 import { MUSIC_FIELDS } from "@overture/core/music";
-import type { FieldName } from "../../lib/music-form.ts";
+import { type FieldName, sentLength } from "../../lib/music-form.ts";
 import type { DraftValue } from "../../lib/storage.ts";
 import { fieldLabel } from "../../lib/texts.ts";
+import { CharCount } from "./char-count.tsx";
 
 export interface FieldProps {
   name: FieldName;
@@ -27,12 +28,19 @@ export function Field(props: FieldProps) {
       ? i18n.t("compose.range", { min: spec.min, max: spec.max })
       : null;
   const hint = [props.hint, range].filter(Boolean).join(" · ");
+  const countId = `${id}-count`;
+  const length =
+    spec.kind === "text" && spec.maxLength !== undefined
+      ? { count: sentLength(name, value), max: spec.maxLength }
+      : null;
+  const over = length !== null && length.count > length.max;
   const describedBy =
-    [hint ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ") || undefined;
+    [hint ? hintId : "", length ? countId : "", error ? errorId : ""].filter(Boolean).join(" ") ||
+    undefined;
   const common = {
     id,
     name,
-    "aria-invalid": error ? ("true" as const) : undefined,
+    "aria-invalid": error || over ? ("true" as const) : undefined,
     "aria-describedby": describedBy,
     onBlur: () => {
       props.onBlur(name);
@@ -88,7 +96,6 @@ export function Field(props: FieldProps) {
         class={name === "lyrics" ? "lyrics" : undefined}
         value={String(value)}
         required={spec.required}
-        maxLength={spec.maxLength}
         onInput={(e) => {
           props.onChange(name, text(e));
         }}
@@ -98,8 +105,8 @@ export function Field(props: FieldProps) {
     const box = (
       <input
         {...common}
-        type="number"
-        inputMode="decimal"
+        type={spec.kind === "integer-list" ? "text" : "number"}
+        inputMode={spec.kind === "integer-list" ? "text" : "decimal"}
         min={spec.min}
         max={spec.max}
         step={spec.step}
@@ -134,6 +141,7 @@ export function Field(props: FieldProps) {
     <div class="field">
       <label for={id}>{fieldLabel(name)}</label>
       {control}
+      {length ? <CharCount id={countId} count={length.count} max={length.max} /> : null}
       {hint ? (
         <span class="hint" id={hintId}>
           {hint}

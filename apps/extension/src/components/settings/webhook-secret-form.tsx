@@ -3,9 +3,9 @@ import { useEffect, useState } from "preact/hooks";
 import { send } from "../../lib/messages.ts";
 import type { Snapshot } from "../../lib/snapshot.ts";
 import { errorText } from "../../lib/texts.ts";
+import { ConfirmButton } from "../confirm-button.tsx";
+import { WebhookStatus } from "./webhook-status.tsx";
 import type { WebhookSecretStatus } from "../../lib/types.ts";
-
-const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "");
 
 /**
  * The webhook secret of one account (personal or an organisation). Write-only: the field is
@@ -57,30 +57,17 @@ export function WebhookSecretForm(props: { snapshot: Snapshot }) {
         <input
           id="webhook-ns"
           type="text"
+          aria-describedby="webhook-ns-hint"
           value={namespace}
           onChange={(e) => {
             setNamespace(e.currentTarget.value);
           }}
         />
+        <span class="hint small muted" id="webhook-ns-hint">
+          {i18n.t("account.namespaceHint", { login: user?.login ?? "" })}
+        </span>
       </div>
-      {status ? (
-        <div
-          class={`banner ${status.configured ? "ok" : "warn"}`}
-          role="status"
-          data-testid="webhook-status"
-        >
-          <p>
-            {status.configured
-              ? i18n.t("settings.webhookConfigured", { date: date(status.updated_at) })
-              : i18n.t("settings.webhookMissing")}
-          </p>
-          {status.previous_valid_until ? (
-            <p class="small">
-              {i18n.t("settings.webhookPrevious", { date: date(status.previous_valid_until) })}
-            </p>
-          ) : null}
-        </div>
-      ) : null}
+      {status ? <WebhookStatus namespace={namespace.trim()} status={status} /> : null}
       <div class="field">
         <label for="webhook-secret">{i18n.t("settings.webhookSecret")}</label>
         <input
@@ -99,15 +86,16 @@ export function WebhookSecretForm(props: { snapshot: Snapshot }) {
           {i18n.t("settings.webhookSave")}
         </button>
         {status?.configured ? (
-          <button
-            type="button"
-            class="danger"
-            onClick={() => {
+          <ConfirmButton
+            danger
+            label={i18n.t("settings.webhookRemove")}
+            question={i18n.t("settings.webhookRemoveQuestion")}
+            confirmLabel={i18n.t("settings.webhookRemoveConfirm")}
+            keepLabel={i18n.t("settings.webhookRemoveKeep")}
+            onConfirm={() => {
               run(send("webhook/clear", { namespace: namespace.trim() }));
             }}
-          >
-            {i18n.t("settings.webhookRemove")}
-          </button>
+          />
         ) : null}
       </div>
       {problem ? (

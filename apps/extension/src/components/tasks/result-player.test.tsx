@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, task } from "../../testing/fixtures.ts";
-import { mocks } from "../../testing/setup.ts";
+import { mocks, useLocale } from "../../testing/setup.ts";
 import { ResultPlayer } from "./result-player.tsx";
 
 const FILE = "http://127.0.0.1:4010/files/abc.wav";
@@ -60,6 +60,32 @@ describe("a finished track", () => {
     expect(blob?.type).toBe("audio/wav");
   });
 
+  it("plays the archived copy when the platform's link no longer serves the file", async () => {
+    const archived = { ...done, audio_url: "http://127.0.0.1:8787/api/tasks/t1/audio" };
+    await signedIn({ tasks: [archived] });
+    const bytes = new Uint8Array(4_000).fill(3);
+    const backend = fakeBackend({
+      "GET /api/tasks/t1/audio": () =>
+        new Response(bytes, { headers: { "Content-Type": "audio/wav" } }),
+    });
+    const fetch = backend.fetch;
+    backend.fetch = (input: RequestInfo | URL, init?: RequestInit) =>
+      new Request(input, init).url === FILE
+        ? Promise.resolve(new Response("gone", { status: 410 }))
+        : fetch(input, init);
+    startTestBackground(backend);
+    let blob: Blob | undefined;
+    vi.spyOn(URL, "createObjectURL").mockImplementation((b) => {
+      blob = b as Blob;
+      return "blob:overture/2";
+    });
+    render(<ResultPlayer task={archived} now={NOW} />);
+    await expect
+      .poll(() => document.querySelector("audio")?.getAttribute("src"))
+      .toBe("blob:overture/2");
+    expect(blob?.size).toBe(bytes.length);
+  });
+
   it("draws the waveform from the decoded audio", async () => {
     await signedIn({ tasks: [done] });
     startTestBackground(backendWithFile().backend);
@@ -114,8 +140,47 @@ describe("a finished track", () => {
     startTestBackground(fakeBackend());
     render(<ResultPlayer task={expired} now={NOW} />);
     expect(screen.getByTestId("link-expiry").textContent).toBe("The platform link has expired.");
-    expect((await screen.findByRole("alert")).textContent).toContain(
-      "The download link has expired.",
+  });
+
+  it("says so when a download fails because the platform's link expired, and offers a retry", async () => {
+    await signedIn({ tasks: [done] });
+    startTestBackground(backendWithFile().backend);
+    mocks.downloadsEnd("SERVER_BAD_CONTENT");
+    render(<ResultPlayer task={done} now={NOW} />);
+    fireEvent.click(screen.getByRole("button", { name: "Download" }));
+    const problem = await screen.findByTestId("download-problem");
+    expect(problem.textContent).toContain(
+      "The platform's link has expired and Overture has no copy of this track yet.",
     );
+    expect(screen.getByTestId("link-expiry").textContent).toBe("The platform link has expired.");
+    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+    await expect.poll(() => mocks.download.mock.calls.length).toBe(2);
+    await expect.poll(() => screen.queryByTestId("download-problem")).toBeNull();
+    expect(screen.getByTestId("download-state").textContent).toBe("Saved to your downloads.");
+  });
+
+  it("says the archived copy was saved instead of the expired link, in Chinese", async () => {
+    await useLocale("zh_CN");
+    const archived = { ...done, audio_url: "http://127.0.0.1:8787/api/tasks/t1/audio" };
+    await signedIn({ tasks: [archived] });
+    startTestBackground(backendWithFile().backend);
+    mocks.downloadsEnd("SERVER_BAD_CONTENT", "complete");
+    render(<ResultPlayer task={archived} now={NOW} />);
+    fireEvent.click(screen.getByRole("button", { name: "下载" }));
+    await expect
+      .poll(() => screen.queryByTestId("download-state")?.textContent)
+      .toBe("平台链接已失效，已改为保存 Overture 存档的副本。");
+  });
+
+  it("says a network failure is one, with a retry", async () => {
+    await signedIn({ tasks: [done] });
+    startTestBackground(backendWithFile().backend);
+    mocks.downloadsEnd("NETWORK_FAILED");
+    render(<ResultPlayer task={done} now={NOW} />);
+    fireEvent.click(screen.getByRole("button", { name: "Download" }));
+    expect((await screen.findByTestId("download-problem")).textContent).toContain(
+      "The download was interrupted by a network problem (NETWORK_FAILED).",
+    );
+    expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
   });
 });

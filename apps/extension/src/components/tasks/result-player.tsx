@@ -2,10 +2,10 @@ import { i18n } from "#i18n";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { decodeChannels, loadAudio } from "../../lib/audio-client.ts";
 import { linkState, remaining } from "../../lib/format.ts";
-import { send } from "../../lib/messages.ts";
 import { computePeaks, drawPeaks } from "../../lib/peaks.ts";
 import { errorText } from "../../lib/texts.ts";
 import type { Task } from "../../lib/types.ts";
+import { DownloadControl } from "./download-control.tsx";
 
 const BARS = 120;
 
@@ -21,7 +21,10 @@ export function ResultPlayer(props: { task: Task; now: number }) {
   const [waveform, setWaveform] = useState<"pending" | "drawn" | "failed">("pending");
   const [copied, setCopied] = useState(false);
   const canvas = useRef<HTMLCanvasElement>(null);
-  const link = linkState(task, now);
+  // A download proved the platform's link dead before its estimated expiry.
+  const [linkFailed, setLinkFailed] = useState(false);
+  const estimated = linkState(task, now);
+  const link = linkFailed ? { valid: false, remainingMs: 0 } : estimated;
 
   useEffect(() => {
     // Work that finishes after the item unmounts (or shows another task) is dropped.
@@ -80,16 +83,12 @@ export function ResultPlayer(props: { task: Task; now: number }) {
       />
       {waveform === "failed" ? <p class="muted small">{i18n.t("result.noWaveform")}</p> : null}
       <div class="row">
-        <button
-          type="button"
-          onClick={() =>
-            void send("audio/download", { id: task.id }).catch((e: unknown) => {
-              setProblem(errorText(e));
-            })
-          }
-        >
-          {i18n.t("result.download")}
-        </button>
+        <DownloadControl
+          taskId={task.id}
+          onPlatformLinkFailed={() => {
+            setLinkFailed(true);
+          }}
+        />
         <button type="button" onClick={copy} disabled={!link.valid && !task.audio_url}>
           {i18n.t("result.copyLink")}
         </button>

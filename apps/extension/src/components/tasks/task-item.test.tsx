@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
-import { fakeBackend, json, task } from "../../testing/fixtures.ts";
+import { fakeBackend, json, refusal, task } from "../../testing/fixtures.ts";
 import { useLocale } from "../../testing/setup.ts";
 import type { Task } from "../../lib/types.ts";
 import { TaskItem } from "./task-item.tsx";
@@ -14,11 +14,75 @@ const show = (t: Task) =>
     </ul>,
   );
 
+/** The time line of a task that ended 3 s after creation, for each final state. */
+function endedLines() {
+  const ended = { finished_at: "2025-01-01T10:00:03.000Z", updated_at: "2025-01-01T10:00:03.000Z" };
+  return (["success", "failure", "cancelled", "rejected"] as const).map((status) => {
+    const { unmount } = show(task({ status, ...ended }));
+    const text = screen.getByTestId("task-time").textContent;
+    unmount();
+    return text;
+  });
+}
+
 describe("a task in the list", () => {
   it("shows its status and elapsed time against the usual 1–10 minutes", () => {
     show(task({ status: "in_progress" }));
     expect(screen.getByRole("status").textContent).toBe("Generating");
     expect(screen.getByText("3:05 elapsed · usually 1 to 10 minutes")).toBeTruthy();
+  });
+
+  it("says how long a queued task has waited", () => {
+    show(task({ status: "queued" }));
+    expect(screen.getByTestId("task-time").textContent).toBe("Queued for 3:05");
+  });
+
+  it("says when a task ended for each final state, in English", () => {
+    expect(endedLines()).toEqual([
+      "Took 0:03",
+      "Failed after 0:03",
+      "Cancelled after 0:03",
+      "Refused after 0:03",
+    ]);
+  });
+
+  it("says when a task ended for each final state, in Chinese", async () => {
+    await useLocale("zh_CN");
+    expect(endedLines()).toEqual(["用时 0:03", "0:03 后失败", "0:03 后已取消", "0:03 后被拒绝"]);
+  });
+
+  it("stops the clock of a cancelled task that has no finish time", () => {
+    const cancelled = task({
+      status: "cancelled",
+      finished_at: null,
+      updated_at: "2025-01-01T10:00:04.000Z",
+    });
+    const { rerender } = show(cancelled);
+    expect(screen.getByTestId("task-time").textContent).toBe("Cancelled after 0:04");
+    rerender(
+      <ul>
+        <TaskItem task={cancelled} now={NOW + 90_000} />
+      </ul>,
+    );
+    expect(screen.getByTestId("task-time").textContent).toBe("Cancelled after 0:04");
+  });
+
+  it("says when an unknown outcome was last seen instead of counting on", () => {
+    const unknown = task({
+      status: "unknown",
+      finished_at: null,
+      updated_at: "2025-01-01T10:01:00.000Z",
+    });
+    show(unknown);
+    expect(screen.getByTestId("task-time").textContent).toBe(
+      "Outcome unknown — last seen 2 min ago",
+    );
+  });
+
+  it("says when an unknown outcome was last seen, in Chinese", async () => {
+    await useLocale("zh_CN");
+    show(task({ status: "unknown", finished_at: null, updated_at: "2025-01-01T10:01:00.000Z" }));
+    expect(screen.getByTestId("task-time").textContent).toBe("结果未知——最后一次更新在 2 分钟前");
   });
 
   it("says a queued task waits locally for a free slot", () => {
@@ -76,5 +140,36 @@ describe("a task in the list", () => {
     show(task({ status: "waiting" }));
     fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
     await expect.poll(() => backend.calls("POST", "/api/tasks/t1/cancel").length).toBe(1);
+  });
+
+  it("says callbacks for its account are refused because the secret does not match", () => {
+    render(
+      <ul>
+        <TaskItem
+          task={task({ status: "in_progress", webhook_expected: true })}
+          now={NOW}
+          refusal={refusal()}
+        />
+      </ul>,
+    );
+    expect(screen.getByTestId("callback-refused").textContent).toBe(
+      "Callbacks for this account are being refused: the secret does not match. Progress is followed by polling meanwhile. Fix the secret in Settings.",
+    );
+  });
+
+  it("gives the diagnosed cause, in Chinese", async () => {
+    await useLocale("zh_CN");
+    render(
+      <ul>
+        <TaskItem
+          task={task({ status: "in_progress", webhook_expected: true })}
+          now={NOW}
+          refusal={refusal({ causes: ["FORMER_SECRET_MATCHES"] })}
+        />
+      </ul>,
+    );
+    expect(screen.getByTestId("callback-refused").textContent).toContain(
+      "该账户的回调正被拒收：平台仍在用你之前的密钥签名",
+    );
   });
 });

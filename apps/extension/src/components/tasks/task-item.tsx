@@ -1,8 +1,9 @@
 import { i18n } from "#i18n";
 import { useState } from "preact/hooks";
-import { clock, elapsedMs, taskTitle } from "../../lib/format.ts";
+import { taskTitle, timeLine } from "../../lib/format.ts";
 import { send } from "../../lib/messages.ts";
-import { isActive, isCancellable } from "../../lib/snapshot.ts";
+import { type Refusal, refusalSentence } from "../../lib/refusals.ts";
+import { isCancellable } from "../../lib/snapshot.ts";
 import { errorText, statusText } from "../../lib/texts.ts";
 import type { Task, TaskState } from "../../lib/types.ts";
 import { ResultPlayer } from "./result-player.tsx";
@@ -19,11 +20,10 @@ const TONE: Record<TaskState, string> = {
   unknown: "warn",
 };
 
-export function TaskItem(props: { task: Task; now: number }) {
+export function TaskItem(props: { task: Task; now: number; refusal?: Refusal | undefined }) {
   const { task, now } = props;
   const [cancelling, setCancelling] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const time = clock(elapsedMs(task, now));
   const reason = task.error ?? i18n.t("task.noReason");
 
   const cancel = () => {
@@ -46,14 +46,19 @@ export function TaskItem(props: { task: Task; now: number }) {
           {statusText(task.status)}
         </span>
       </div>
-      <p class="small muted">
-        {isActive(task) ? i18n.t("task.elapsed", { time }) : i18n.t("task.took", { time })}
+      <p class="small muted" data-testid="task-time">
+        {timeLine(task, now)}
       </p>
       {task.status === "queued" ? <p class="small">{i18n.t("task.queuedNote")}</p> : null}
       {task.status === "unknown" ? <p class="small">{i18n.t("task.unknownNote")}</p> : null}
       {task.status === "failure" || task.status === "rejected" ? (
         <p class="small" data-testid="failure-reason">
           {i18n.t("task.reason", { reason })}
+        </p>
+      ) : null}
+      {props.refusal ? (
+        <p class="small banner warn" data-testid="callback-refused">
+          {refusalSentence(props.refusal)}
         </p>
       ) : null}
       {task.status === "success" ? <ResultPlayer task={task} now={now} /> : null}

@@ -2,6 +2,7 @@ import { i18n } from "#i18n";
 import { useState } from "preact/hooks";
 import { useNow } from "../../lib/hooks.ts";
 import { send } from "../../lib/messages.ts";
+import { refusalFor } from "../../lib/refusals.ts";
 import { type Snapshot, quotaFull } from "../../lib/snapshot.ts";
 import { errorText } from "../../lib/texts.ts";
 import type { Task } from "../../lib/types.ts";
@@ -53,7 +54,12 @@ export function TaskPanel(props: { snapshot: Snapshot }) {
       ) : (
         <ul class="task-list">
           {tasks.map((task) => (
-            <TaskItem key={task.id} task={task} now={now} />
+            <TaskItem
+              key={task.id}
+              task={task}
+              now={now}
+              refusal={refusalFor(task, props.snapshot.webhookRefusals)}
+            />
           ))}
         </ul>
       )}

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { backendUrlItem } from "../../lib/storage.ts";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
-import { fakeBackend, json } from "../../testing/fixtures.ts";
+import { fakeBackend, json, rejection, task } from "../../testing/fixtures.ts";
 import { mocks } from "../../testing/setup.ts";
 import { OptionsApp } from "./app.tsx";
 
@@ -14,6 +14,14 @@ function formOf(element: HTMLElement): HTMLFormElement {
 }
 
 const CHROME = "https://kagljjjecjnbgppkpgkmojciehbjidja.chromiumapp.org/";
+/** The demo account's secret status: set at 10:00. */
+const secretSet = () =>
+  json({
+    namespace: "demo",
+    configured: true,
+    updated_at: "2025-01-01T10:00:00.000Z",
+    previous_valid_until: null,
+  });
 const FIREFOX = "https://bd0731a63c2abbaf471d8f1c7a666900cdbc162a.extensions.allizom.org/";
 
 describe("settings page", () => {
@@ -89,5 +97,59 @@ describe("settings page", () => {
     expect(await backend.calls("PUT", "/api/namespaces/demo/webhook-secret")[0]?.json()).toEqual({
       secret: "whsec-123",
     });
+  });
+
+  it("asks before removing the webhook secret", async () => {
+    fakeBrowser.identity.getRedirectURL = () => CHROME;
+    await signedIn();
+    const backend = fakeBackend({
+      "GET /api/namespaces/demo/webhook-secret": secretSet,
+      "DELETE /api/namespaces/demo/webhook-secret": () => new Response(null, { status: 204 }),
+    });
+    startTestBackground(backend);
+    render(<OptionsApp />);
+    fireEvent.click(await screen.findByRole("button", { name: "Remove secret" }));
+    expect(
+      await screen.findByText(
+        "Remove the secret? Callbacks for this account will be refused and tasks followed by polling only.",
+      ),
+    ).toBeTruthy();
+    expect(backend.calls("DELETE", "/api/namespaces/demo/webhook-secret")).toHaveLength(0);
+    fireEvent.click(screen.getByRole("button", { name: "Yes, remove it" }));
+    await expect
+      .poll(() => backend.calls("DELETE", "/api/namespaces/demo/webhook-secret").length)
+      .toBe(1);
+  });
+
+  it("says refused deliveries and their cause instead of 'Live callbacks are on'", async () => {
+    fakeBrowser.identity.getRedirectURL = () => CHROME;
+    await signedIn({ tasks: [task({ id: "t1" })] });
+    startTestBackground(
+      fakeBackend({
+        "GET /api/namespaces/demo/webhook-secret": secretSet,
+        "GET /api/webhook-rejections": () =>
+          json({
+            rejections: [
+              rejection({
+                id: 2,
+                received_at: "2025-01-01T10:03:00.000Z",
+                diagnoses: [{ code: "FORMER_SECRET_MATCHES", message: "x" }],
+              }),
+              rejection({ id: 1, received_at: "2025-01-01T10:02:00.000Z" }),
+            ],
+            next_cursor: null,
+          }),
+      }),
+    );
+    render(<OptionsApp />);
+    const status = await screen.findByTestId("webhook-status");
+    await expect
+      .poll(() => status.textContent)
+      .toContain(
+        "Callbacks for this account are being refused: the platform still signs with the secret you had before; copy the secret the console shows now (or reset it there) and save it.",
+      );
+    expect(status.textContent).not.toContain("Live callbacks are on.");
+    expect(status.textContent).toContain("Refused deliveries since the secret was saved: 2");
+    expect(status.className).toContain("bad");
   });
 });

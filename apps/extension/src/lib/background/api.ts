@@ -1,6 +1,6 @@
 import type { AppType } from "@overture/backend/api";
 import { type ClientResponse, hc, parseResponse } from "hono/client";
-import type { Selection, Task, TaskPage } from "../types.ts";
+import type { Selection, TaskPage } from "../types.ts";
 import { networkError, responseError } from "./http.ts";
 
 export interface ApiOptions {
@@ -73,20 +73,22 @@ export function createApi(options: ApiOptions) {
       ),
     clearWebhookSecret: (namespace: string) =>
       ok(() => api.namespaces[":ns"]["webhook-secret"].$delete(ns(namespace))),
-    submitTask: async (params: Record<string, unknown>) =>
-      (await ok(() => api.tasks.$post({ json: params }))) as Task,
+    submitTask: (params: Record<string, unknown>) => ok(() => api.tasks.$post({ json: params })),
     tasks: async (query: TaskQuery = {}): Promise<TaskPage> => {
       const q = {
         ...(query.status ? { status: query.status } : {}),
         ...(query.cursor ? { cursor: query.cursor } : {}),
         ...(query.limit ? { limit: String(query.limit) } : {}),
       };
-      return (await ok(() => api.tasks.$get({ query: q }))) as TaskPage;
+      return ok(() => api.tasks.$get({ query: q }));
     },
-    task: async (taskId: string) => (await ok(() => api.tasks[":id"].$get(id(taskId)))) as Task,
-    cancelTask: async (taskId: string) =>
-      (await ok(() => api.tasks[":id"].cancel.$post(id(taskId)))) as Task,
+    task: (taskId: string) => ok(() => api.tasks[":id"].$get(id(taskId))),
+    cancelTask: (taskId: string) => ok(() => api.tasks[":id"].cancel.$post(id(taskId))),
     quota: () => ok(() => api.quota.$get()),
+    /** The newest refused webhook deliveries for the person's tasks, newest first. */
+    webhookRejections: async (limit: number) =>
+      (await ok(() => api["webhook-rejections"].$get({ query: { limit: String(limit) } })))
+        .rejections,
     /** The archived result (not a JSON route): the caller reads the body. */
     audio: async (taskId: string): Promise<Response> => {
       const request = new Request(`${baseUrl}/api/tasks/${encodeURIComponent(taskId)}/audio`, {

@@ -11,12 +11,20 @@ export interface AudioPort {
   onDisconnect: { addListener(callback: () => void): void };
 }
 
-/** The response carrying a result's audio: the platform link while valid, else the archive. */
+/**
+ * The response carrying a result's audio: the platform link while it looks valid, else (or when
+ * the platform no longer serves it: its expiry is only an estimate) the backend's archive.
+ */
 async function openAudio(ctx: Context, id: string): Promise<Response> {
   const snapshot = await ctx.store.read();
   const task = snapshot.tasks.find((t) => t.id === id) ?? (await ctx.call((api) => api.task(id)));
-  if (task.file_url && linkState(task, ctx.deps.now()).valid)
-    return send(ctx.deps.fetch, new Request(task.file_url));
+  if (task.file_url && linkState(task, ctx.deps.now()).valid) {
+    try {
+      return await send(ctx.deps.fetch, new Request(task.file_url));
+    } catch (error) {
+      if (!task.audio_url) throw error;
+    }
+  }
   if (task.audio_url) return ctx.call((api) => api.audio(id));
   throw new OvertureError("link_expired", "The result link has expired and no copy was archived.");
 }

@@ -73,6 +73,19 @@ describe("sign-in in the background", () => {
     });
   });
 
+  it("reports the backend's refused client credentials as backend_misconfigured, with its words", async () => {
+    const description = "The backend is misconfigured: check PLATFORM_CLIENT_SECRET.";
+    const query = new URLSearchParams({
+      error: "backend_misconfigured",
+      error_description: description,
+    });
+    const { fake } = identity(() => Promise.resolve(`${REDIRECT}?${query.toString()}`));
+    await expect(signIn(deps(fakeBackend(), fake))).rejects.toMatchObject({
+      code: "backend_misconfigured",
+      message: description,
+    });
+  });
+
   it("refuses a redirect to another address than its own", async () => {
     const { fake } = identity(() => Promise.resolve("https://evil.example/?code=x"));
     await expect(signIn(deps(fakeBackend(), fake))).rejects.toMatchObject({

@@ -1,3 +1,4 @@
+import { BACKEND_MISCONFIGURED } from "@overture/backend/api";
 import { OvertureError } from "../errors.ts";
 import type { SessionGrant } from "../types.ts";
 import type { Api } from "./api.ts";
@@ -58,6 +59,9 @@ export async function signIn(deps: SignInDeps): Promise<SessionGrant> {
   const error = params.get("error");
   if (error === "access_denied")
     throw new OvertureError("sign_in_denied", "Access was denied on the consent page.");
+  // The backend's own platform credentials were refused: retrying cannot help, its operator must.
+  if (error === BACKEND_MISCONFIGURED)
+    throw new OvertureError("backend_misconfigured", params.get("error_description") ?? error);
   if (error) throw new OvertureError("sign_in_failed", params.get("error_description") ?? error);
   const code = params.get("code");
   if (!code) throw new OvertureError("sign_in_failed", "The sign-in came back without a code.");

@@ -9,6 +9,7 @@ import type { Context } from "./context.ts";
 import { downloadResult } from "./downloads.ts";
 import type { LiveHub } from "./live.ts";
 import { refresh } from "./refresh.ts";
+import { refusalsOf } from "./refusals.ts";
 import { eventCursorItem, sessionItem } from "./session-store.ts";
 import { applyTasks, settle } from "./tasks.ts";
 
@@ -33,8 +34,11 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
     namespace: string,
     status: WebhookSecretStatus,
   ): Promise<WebhookSecretStatus> {
+    // A saved or removed secret makes every earlier refusal history.
     await ctx.store.update((s) =>
-      s.selection?.namespace === namespace ? { ...s, webhookConfigured: status.configured } : s,
+      s.selection?.namespace === namespace
+        ? { ...s, webhookConfigured: status.configured, webhookRefusals: [] }
+        : s,
     );
     return status;
   }
@@ -127,6 +131,12 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
     "webhook/clear": async ({ namespace }) => {
       await ctx.call((api) => api.clearWebhookSecret(namespace));
       return noteWebhook(namespace, await ctx.call((api) => api.webhookStatus(namespace)));
+    },
+    "webhook/refusals": async ({ namespace }) => {
+      const { tasks } = await ctx.store.read();
+      return ctx.call(async (api) =>
+        refusalsOf(api, tasks, namespace, await api.webhookStatus(namespace)),
+      );
     },
 
     "settings/backend-url": async ({ url }) => {

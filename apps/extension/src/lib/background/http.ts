@@ -1,12 +1,29 @@
-import { type ErrorCode, type FieldProblem, OvertureError, isErrorCode } from "../errors.ts";
+import {
+  ACCESS_TOKEN_NOT_FOUND,
+  type ApiErrorCode,
+  BACKEND_MISCONFIGURED,
+  DATABASE_UNAVAILABLE,
+  INVALID_PARAMETERS,
+  NAMESPACE_NOT_FOUND,
+  NO_TOKEN_SELECTED,
+  NOT_ARCHIVED,
+  NOT_CANCELLABLE,
+  NOT_FOUND as ROUTE_NOT_FOUND,
+  PLATFORM_UNAVAILABLE,
+  REAUTHENTICATION_REQUIRED,
+  TASK_NOT_FOUND,
+  UNAUTHENTICATED,
+} from "@overture/backend/api";
+import { type ErrorCode, type FieldProblem, OvertureError } from "../errors.ts";
 
-/** Backend error codes that keep their name in the extension. */
-const PASSED_THROUGH: readonly ErrorCode[] = [
-  "unauthenticated",
-  "reauthentication_required",
-  "invalid_parameters",
-  "database_unavailable",
-  "platform_unavailable",
+/** Backend error codes that keep their name in the extension (each is an extension code too). */
+const PASSED_THROUGH: readonly (ApiErrorCode & ErrorCode)[] = [
+  UNAUTHENTICATED,
+  REAUTHENTICATION_REQUIRED,
+  INVALID_PARAMETERS,
+  DATABASE_UNAVAILABLE,
+  PLATFORM_UNAVAILABLE,
+  BACKEND_MISCONFIGURED,
 ];
 
 /** Whether the browser believes it is offline (`navigator` is absent in some test runtimes). */
@@ -22,12 +39,12 @@ export function networkError(cause: unknown): OvertureError {
 }
 
 /** Backend codes that mean "not found" in one way or another. */
-const NOT_FOUND = [
-  "not_found",
-  "namespace_not_found",
-  "access_token_not_found",
-  "task_not_found",
-  "not_archived",
+const NOT_FOUND: readonly string[] = [
+  ROUTE_NOT_FOUND,
+  NAMESPACE_NOT_FOUND,
+  ACCESS_TOKEN_NOT_FOUND,
+  TASK_NOT_FOUND,
+  NOT_ARCHIVED,
 ];
 
 /** Turns a backend error response (`{ error, message, fields? }`) into an `OvertureError`. */
@@ -44,11 +61,11 @@ export async function responseError(response: {
   const message = typeof body.message === "string" ? body.message : `HTTP ${response.status}`;
   const status = response.status;
   const fields = Array.isArray(body.fields) ? body.fields : undefined;
-  if (code === "no_token_selected") return new OvertureError("no_selection", message, { status });
-  if (code === "not_cancellable") return new OvertureError("not_cancellable", message, { status });
+  if (code === NO_TOKEN_SELECTED) return new OvertureError("no_selection", message, { status });
+  if (code === NOT_CANCELLABLE) return new OvertureError("not_cancellable", message, { status });
   if (NOT_FOUND.includes(code)) return new OvertureError("not_found", message, { status });
-  if (isErrorCode(code) && PASSED_THROUGH.includes(code))
-    return new OvertureError(code, message, { status, ...(fields ? { fields } : {}) });
+  const passed = PASSED_THROUGH.find((known) => known === code);
+  if (passed) return new OvertureError(passed, message, { status, ...(fields ? { fields } : {}) });
   if (status === 401) return new OvertureError("unauthenticated", message, { status });
   if (status === 404) return new OvertureError("not_found", message, { status });
   if (status === 400 && fields)

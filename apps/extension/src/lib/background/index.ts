@@ -8,6 +8,7 @@ import { createHandlers } from "./handlers.ts";
 import { createLiveHub } from "./live.ts";
 import { NOTIFICATION_PREFIX } from "./notify.ts";
 import { POLL_ALARM } from "./poller.ts";
+import { refreshRefusals } from "./refusals.ts";
 import { checkActiveTasks, settle } from "./tasks.ts";
 
 /** The real browser's dependencies. */
@@ -39,8 +40,11 @@ export function startBackground(deps: BackgroundDeps = browserDeps()) {
   });
 
   browser.alarms.onAlarm.addListener((alarm) => {
-    if (alarm.name !== POLL_ALARM || live.isLive()) return;
-    void checkActiveTasks(ctx).catch(() => undefined);
+    if (alarm.name !== POLL_ALARM) return;
+    // Live events bring every task change while a view is open; refused callbacks they do not
+    // bring, so those are re-read on the alarm's beat.
+    if (live.isLive()) void refreshRefusals(ctx).catch(() => undefined);
+    else void checkActiveTasks(ctx).catch(() => undefined);
   });
 
   browser.notifications.onClicked.addListener((id) => {

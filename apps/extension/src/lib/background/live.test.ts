@@ -2,16 +2,20 @@ import { describe, expect, it } from "vitest";
 import { browser } from "wxt/browser";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
-import { fakeBackend, task } from "../../testing/fixtures.ts";
+import { USER, fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { LIVE_PORT } from "../messages.ts";
 import { snapshotItem } from "../storage.ts";
 import { POLL_ALARM } from "./poller.ts";
 import { eventCursorItem } from "./session-store.ts";
 
-/** An event stream the test writes to; it ends when the request is aborted. */
-function eventStream() {
+/**
+ * An event stream the test writes to; it ends when the request is aborted or on `end()`, as the
+ * backend's does when it shuts down. `first` is sent on every connection (e.g. a short `retry:`).
+ */
+function eventStream(first = "") {
   const opened: Request[] = [];
   let push: (text: string) => void = () => undefined;
+  let close: () => void = () => undefined;
   const route = (request: Request) => {
     opened.push(request);
     const body = new ReadableStream<Uint8Array>({
@@ -19,6 +23,10 @@ function eventStream() {
         push = (text) => {
           controller.enqueue(new TextEncoder().encode(text));
         };
+        close = () => {
+          controller.close();
+        };
+        if (first) push(first);
         request.signal.addEventListener("abort", () => {
           controller.error(new DOMException("aborted", "AbortError"));
         });
@@ -32,7 +40,20 @@ function eventStream() {
     send: (id: number, body: object) => {
       push(`id: ${id}\nevent: task\ndata: ${JSON.stringify(body)}\n\n`);
     },
+    end: () => {
+      close();
+    },
   };
+}
+
+/** A view's live Port, recording the connection states the background tells it. */
+function openView() {
+  const port = browser.runtime.connect({ name: LIVE_PORT });
+  const states: unknown[] = [];
+  port.onMessage.addListener((message: unknown) => {
+    states.push((message as { liveStatus?: unknown }).liveStatus);
+  });
+  return { port, states, last: () => states.at(-1) };
 }
 
 describe("live events while a view is open", () => {
@@ -47,6 +68,19 @@ describe("live events while a view is open", () => {
       .poll(async () => (await snapshotItem.getValue()).tasks[0]?.status)
       .toBe("in_progress");
     await expect.poll(() => eventCursorItem.getValue()).toBe("12");
+  });
+
+  it("drops a task event whose data is no task (an unknown status), and applies the next one", async () => {
+    await signedIn({ tasks: [task({ status: "waiting" })] });
+    const stream = eventStream();
+    startTestBackground(fakeBackend({ "GET /api/events": stream.route }));
+    browser.runtime.connect({ name: LIVE_PORT });
+    await expect.poll(() => stream.opened.length).toBe(1);
+    stream.send(12, { ...task({ id: "t2" }), status: "exploded" });
+    stream.send(13, task({ status: "in_progress", updated_at: "2025-01-01T10:01:00.000Z" }));
+    await expect.poll(() => eventCursorItem.getValue()).toBe("13");
+    const { tasks } = await snapshotItem.getValue();
+    expect(tasks.map((t) => [t.id, t.status])).toEqual([[task().id, "in_progress"]]);
   });
 
   it("resumes from the stored Last-Event-ID after the background restarts", async () => {
@@ -91,5 +125,80 @@ describe("live events while a view is open", () => {
     browser.runtime.connect({ name: LIVE_PORT });
     await expect.poll(() => live.isLive()).toBe(false);
     expect(stream.opened).toHaveLength(0);
+  });
+});
+
+describe("the connection state each open view is told", () => {
+  it("says connecting, then live once the stream is open", async () => {
+    await signedIn();
+    const stream = eventStream();
+    startTestBackground(fakeBackend({ "GET /api/events": stream.route }));
+    const view = openView();
+    await expect.poll(() => view.last()).toBe("live");
+    expect(view.states[0]).toBe("connecting");
+  });
+
+  it("says reconnecting soon after the backend goes away, and live again when it is back", async () => {
+    await signedIn({ tasks: [task({ status: "in_progress" })] });
+    const stream = eventStream("retry: 10\n\n");
+    const backend = fakeBackend({ "GET /api/events": stream.route });
+    startTestBackground(backend);
+    const view = openView();
+    await expect.poll(() => view.last()).toBe("live");
+    backend.down();
+    stream.end();
+    await expect.poll(() => view.last()).toBe("reconnecting");
+    await expect.poll(async () => (await snapshotItem.getValue()).connectivity).toBe("unreachable");
+    expect((await snapshotItem.getValue()).tasks).toHaveLength(1);
+    backend.up();
+    await expect.poll(() => view.last(), { timeout: 5_000 }).toBe("live");
+    await expect.poll(async () => (await snapshotItem.getValue()).connectivity).toBe("online");
+  });
+
+  it("resumes after the last event it applied and re-reads the state once back", async () => {
+    await signedIn();
+    const stream = eventStream("retry: 10\n\n");
+    const backend = fakeBackend({ "GET /api/events": stream.route });
+    startTestBackground(backend);
+    const view = openView();
+    await expect.poll(() => view.last()).toBe("live");
+    stream.send(7, task({ status: "in_progress", updated_at: "2025-01-01T10:01:00.000Z" }));
+    await expect.poll(() => eventCursorItem.getValue()).toBe("7");
+    const refreshes = backend.calls("GET", "/api/me").length;
+    backend.down();
+    stream.end();
+    await expect.poll(() => view.last()).toBe("reconnecting");
+    backend.up();
+    await expect.poll(() => view.last(), { timeout: 5_000 }).toBe("live");
+    expect(stream.opened.at(-1)?.headers.get("Last-Event-ID")).toBe("7");
+    await expect.poll(() => backend.calls("GET", "/api/me").length).toBeGreaterThan(refreshes);
+  });
+
+  it("keeps saying live across a clean end the server asked to come back from", async () => {
+    await signedIn();
+    const stream = eventStream("retry: 10\n\n");
+    startTestBackground(fakeBackend({ "GET /api/events": stream.route }));
+    const view = openView();
+    await expect.poll(() => view.last()).toBe("live");
+    stream.end();
+    await expect.poll(() => stream.opened.length).toBe(2);
+    expect(view.states).not.toContain("reconnecting");
+  });
+
+  it("ends with 'session expired', keeping who was signed in, when the session is gone", async () => {
+    await signedIn();
+    const stream = eventStream("retry: 10\n\n");
+    let known = true;
+    const backend = fakeBackend({
+      "GET /api/events": (request) =>
+        known ? stream.route(request) : json({ error: "unauthenticated", message: "x" }, 401),
+    });
+    const { live } = startTestBackground(backend);
+    browser.runtime.connect({ name: LIVE_PORT });
+    await expect.poll(() => stream.opened.length).toBe(1);
+    known = false;
+    stream.end();
+    await expect.poll(() => live.isLive()).toBe(false);
+    expect(await snapshotItem.getValue()).toMatchObject({ auth: "expired", user: USER });
   });
 });

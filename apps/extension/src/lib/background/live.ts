@@ -1,15 +1,24 @@
+import { TASK_STATES } from "@overture/backend/api";
 import { OvertureError } from "../errors.ts";
+import type { LiveStatus, LiveStatusMessage } from "../messages.ts";
 import type { Task } from "../types.ts";
 import type { Context } from "./context.ts";
-import { responseError } from "./http.ts";
+import { networkError, responseError } from "./http.ts";
+import { refresh } from "./refresh.ts";
 import { eventCursorItem } from "./session-store.ts";
 import { readEventStream } from "./sse.ts";
 import { applyTasks } from "./tasks.ts";
 
 /** The part of a runtime Port the hub uses. */
 export interface LivePort {
+  postMessage(message: LiveStatusMessage): void;
   onDisconnect: { addListener(callback: () => void): void };
 }
+
+/** The backend sends a `: ping` every 15 s: two missed ones and a margin mean the link is dead. */
+const IDLE_TIMEOUT_MS = 40_000;
+/** While a view is open, a backend that comes back is found within this (the usual is `retry:`). */
+const MAX_RECONNECT_DELAY_MS = 5_000;
 
 const FATAL: readonly string[] = [
   "unauthenticated",
@@ -19,6 +28,26 @@ const FATAL: readonly string[] = [
 ];
 
 /**
+ * The task a live `task` event carries: the backend's Task JSON, as `GET /api/tasks/{id}` answers
+ * it. What the snapshot keys and orders tasks by is checked, so data that is no task is dropped
+ * rather than merged into the list.
+ */
+export function taskOf(data: string): Task | undefined {
+  const value: unknown = JSON.parse(data);
+  return isTask(value) ? value : undefined;
+}
+
+function isTask(value: unknown): value is Task {
+  if (typeof value !== "object" || value === null) return false;
+  const { id, status, updated_at: updatedAt } = value as Partial<Record<keyof Task, unknown>>;
+  return (
+    typeof id === "string" &&
+    typeof updatedAt === "string" &&
+    (TASK_STATES as readonly unknown[]).includes(status)
+  );
+}
+
+/**
  * Keeps the backend's event stream open while at least one view holds a Port, and closes it when
  * the last one goes (the polling alarm takes over). Events carry whole task rows; the stream
  * resumes with the stored `Last-Event-ID`, so a reconnect or a restarted background loses nothing.
@@ -26,26 +55,51 @@ const FATAL: readonly string[] = [
 export function createLiveHub(ctx: Context) {
   const ports = new Set<LivePort>();
   let running: AbortController | null = null;
+  let status: LiveStatus = "connecting";
+
+  /** Tells every open view how the stream stands (and a new view at once, in `connect`). */
+  function announce(next: LiveStatus): void {
+    status = next;
+    for (const port of ports) port.postMessage({ liveStatus: next });
+  }
 
   async function run(signal: AbortSignal): Promise<void> {
     const session = await ctx.requireSession();
     const api = await ctx.api(session);
+    let failed = false;
     await readEventStream({
       request: (lastEventId) => api.eventsRequest(lastEventId),
-      fetch: ctx.deps.fetch,
+      // A refused connection is "backend unreachable" (or offline), as for every other call.
+      fetch: (request, init) =>
+        ctx.deps.fetch(request, init).catch((cause: unknown) => {
+          throw networkError(cause);
+        }),
       lastEventId: await eventCursorItem.getValue(),
       signal,
       toError: responseError,
       isFatal: (error) => error instanceof OvertureError && FATAL.includes(error.code),
+      maxDelayMs: MAX_RECONNECT_DELAY_MS,
+      idleTimeoutMs: IDLE_TIMEOUT_MS,
       onStatus: ({ connected, error }) => {
-        if (connected)
+        if (connected) {
+          announce("live");
           void ctx.store.update((s) =>
             s.connectivity === "online" ? s : { ...s, connectivity: "online" },
           );
-        else if (error) void ctx.noteFailure(error, session);
+          // Back after a failure: events replay from Last-Event-ID; quota, selection and
+          // refusals do not, so they are read again.
+          if (failed) void refresh(ctx).catch(() => undefined);
+          failed = false;
+        } else if (error) {
+          // A clean end (the server's own, with a `retry:`) is not news; a failure is.
+          failed = true;
+          announce("reconnecting");
+          void ctx.noteFailure(error, session);
+        }
       },
       onEvent: async (event) => {
-        if (event.event === "task") await applyTasks(ctx, [JSON.parse(event.data) as Task]);
+        const task = event.event === "task" ? taskOf(event.data) : undefined;
+        if (task) await applyTasks(ctx, [task]);
       },
       // Saved after the events it covers were applied: a restart resumes after them, never past.
       onCursor: (id) => eventCursorItem.setValue(id),
@@ -56,8 +110,11 @@ export function createLiveHub(ctx: Context) {
     if (running || ports.size === 0) return;
     const controller = new AbortController();
     running = controller;
+    announce("connecting");
+    // A fatal error was noted (onStatus) when it happened, with the session it ended; noting it
+    // again without one would turn "session expired" into a plain "signed out".
     run(controller.signal)
-      .catch((error: unknown) => ctx.noteFailure(error, null))
+      .catch(() => undefined)
       .finally(() => {
         if (running === controller) running = null;
       });
@@ -72,6 +129,7 @@ export function createLiveHub(ctx: Context) {
     /** `runtime.onConnect` listener for the live Port. */
     connect(port: LivePort): void {
       ports.add(port);
+      port.postMessage({ liveStatus: running ? status : "connecting" });
       port.onDisconnect.addListener(() => {
         ports.delete(port);
         if (ports.size === 0) stop();

@@ -2,6 +2,7 @@ import { OvertureError } from "../errors.ts";
 import type { Snapshot } from "../snapshot.ts";
 import { mergeTasks } from "../snapshot.ts";
 import type { Context } from "./context.ts";
+import { refusalsOf } from "./refusals.ts";
 import { sessionItem } from "./session-store.ts";
 import { settle } from "./tasks.ts";
 
@@ -46,7 +47,12 @@ export async function refresh(ctx: Context): Promise<Snapshot> {
         api.tasks({ limit: PAGE }),
       ]);
       const webhook = selection ? await optional(api.webhookStatus(selection.namespace)) : null;
-      return { me, selection, quota, page, webhook };
+      const known = mergeTasks((await ctx.store.read()).tasks, page.tasks);
+      const refusals =
+        selection && webhook
+          ? await optional(refusalsOf(api, known, selection.namespace, webhook))
+          : [];
+      return { me, selection, quota, page, webhook, refusals };
     });
     const { before, after } = await ctx.store.update((s) => ({
       ...s,
@@ -59,6 +65,7 @@ export async function refresh(ctx: Context): Promise<Snapshot> {
       tasks: mergeTasks(s.tasks, data.page.tasks),
       nextCursor: data.page.next_cursor,
       webhookConfigured: data.webhook ? data.webhook.configured : null,
+      webhookRefusals: data.refusals ?? s.webhookRefusals,
     }));
     await settle(before.tasks, after.tasks);
     return after;

@@ -173,6 +173,76 @@ describe("reading the event stream", () => {
   });
 });
 
+describe("a silent or failing stream", () => {
+  const request = () => new Request("http://127.0.0.1:8787/api/events");
+  /** A stream that sends `text` and then nothing, ending only when its request is aborted. */
+  const hanging = (request: Request, text: string) =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          const abort = () => {
+            controller.error(new DOMException("aborted", "AbortError"));
+          };
+          controller.enqueue(new TextEncoder().encode(text));
+          if (request.signal.aborted) abort();
+          else request.signal.addEventListener("abort", abort);
+        },
+      }),
+    );
+
+  it("drops a connection that stays silent past the idle limit and reconnects", async () => {
+    const controller = new AbortController();
+    const statuses: { connected: boolean; error?: unknown }[] = [];
+    let opened = 0;
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      opened += 1;
+      if (opened === 2) controller.abort();
+      return Promise.resolve(hanging(new Request(input, init), ": hello\n\n"));
+    };
+    await readEventStream({
+      request,
+      fetch,
+      lastEventId: null,
+      signal: controller.signal,
+      onEvent: () => undefined,
+      onStatus: (status) => void statuses.push(status),
+      idleTimeoutMs: 20,
+      sleep: () => Promise.resolve(),
+    });
+    expect(opened).toBe(2);
+    expect(statuses[0]).toEqual({ connected: true });
+    expect(statuses[1]?.connected).toBe(false);
+    expect(statuses[1]?.error).toBeInstanceOf(Error);
+  });
+
+  it("keeps the server's retry for the waits after failed connections too", async () => {
+    const controller = new AbortController();
+    const waits: number[] = [];
+    let calls = 0;
+    const fetch = () => {
+      calls += 1;
+      return calls === 1
+        ? Promise.resolve(streamOf("retry: 50\n\n"))
+        : Promise.reject(new TypeError("Failed to fetch"));
+    };
+    await readEventStream({
+      request,
+      fetch,
+      lastEventId: null,
+      signal: controller.signal,
+      onEvent: () => undefined,
+      delayMs: 3_000,
+      maxDelayMs: 150,
+      sleep: (ms) => {
+        waits.push(ms);
+        if (waits.length === 4) controller.abort();
+        return Promise.resolve();
+      },
+    });
+    expect(waits).toEqual([50, 50, 100, 150]);
+  });
+});
+
 describe("the resume position", () => {
   it("moves on an id sent without data (the stream's ready frame) and after each event", async () => {
     const controller = new AbortController();

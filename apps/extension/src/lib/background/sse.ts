@@ -88,9 +88,23 @@ export interface StreamOptions {
   /** Answers a non-2xx response with the error to report. */
   toError?: (response: Response) => Promise<unknown>;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** First reconnection delay; doubled per failure up to `maxDelayMs`, reset after an event. */
+  /**
+   * First reconnection delay until the server sends `retry:`, which then replaces it; doubled per
+   * failed connection up to `maxDelayMs`, back to the base once a connection is answered.
+   */
   delayMs?: number;
   maxDelayMs?: number;
+  /**
+   * A connection that brings nothing (not even a keep-alive comment) for this long is dropped and
+   * reopened: a backend gone without closing the socket (a sleeping laptop, a lost route) would
+   * otherwise leave the stream waiting forever. Unset: no limit.
+   */
+  idleTimeoutMs?: number;
+}
+
+/** The reason an idle connection was dropped (`idleTimeoutMs`). */
+export class SilentStreamError extends Error {
+  override readonly name = "SilentStreamError";
 }
 
 // A function, so the check reads the signal at that moment (an abort can happen mid-await).
@@ -111,15 +125,31 @@ const abortableSleep = (ms: number, signal: AbortSignal) =>
  */
 export async function readEventStream(options: StreamOptions): Promise<void> {
   const sleep = options.sleep ?? abortableSleep;
-  const initialDelay = options.delayMs ?? 1_000;
-  let delay = initialDelay;
+  const maxDelay = options.maxDelayMs ?? 30_000;
+  let base = options.delayMs ?? 1_000;
+  let delay = base;
   let lastEventId = options.lastEventId;
   while (!options.signal.aborted) {
     const parser = createSseParser(lastEventId);
     let wait = delay;
+    // One controller per connection: the idle limit drops this one, `signal` ends them all.
+    const connection = new AbortController();
+    const stop = () => {
+      connection.abort();
+    };
+    options.signal.addEventListener("abort", stop);
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      if (options.idleTimeoutMs === undefined) return;
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        connection.abort(new SilentStreamError("the event stream stayed silent"));
+      }, options.idleTimeoutMs);
+    };
     try {
+      arm();
       const response = await options.fetch(options.request(lastEventId), {
-        signal: options.signal,
+        signal: connection.signal,
       });
       if (!response.ok || !response.body) {
         throw options.toError
@@ -127,14 +157,14 @@ export async function readEventStream(options: StreamOptions): Promise<void> {
           : new Error(`HTTP ${response.status}`);
       }
       options.onStatus?.({ connected: true });
+      delay = base;
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        for (const event of parser.push(value)) {
-          delay = parser.retryMs ?? initialDelay;
-          await options.onEvent(event);
-        }
+        arm();
+        for (const event of parser.push(value)) await options.onEvent(event);
+        if (parser.retryMs !== null && parser.retryMs !== base) delay = base = parser.retryMs;
         if (parser.lastEventId !== null && parser.lastEventId !== lastEventId) {
           lastEventId = parser.lastEventId;
           await options.onCursor?.(lastEventId);
@@ -143,13 +173,19 @@ export async function readEventStream(options: StreamOptions): Promise<void> {
       options.onStatus?.({ connected: false });
       // A `retry:` applies at once, dispatched or not: a server ending the stream on purpose
       // (shutdown, stream lifetime) sends one on its own to say when to come back.
-      wait = parser.retryMs ?? delay;
-    } catch (error) {
+      wait = parser.retryMs ?? base;
+    } catch (caught) {
       if (aborted(options.signal)) return;
+      const reason: unknown = connection.signal.reason;
+      const error = reason instanceof SilentStreamError ? reason : caught;
       options.onStatus?.({ connected: false, error });
       if (options.isFatal?.(error)) throw error;
-      wait = delay;
-      delay = Math.min(delay * 2, options.maxDelayMs ?? 30_000);
+      if (parser.retryMs !== null) base = parser.retryMs;
+      wait = Math.min(delay, maxDelay);
+      delay = Math.min(Math.max(wait, base) * 2, maxDelay);
+    } finally {
+      clearTimeout(idle);
+      options.signal.removeEventListener("abort", stop);
     }
     lastEventId = parser.lastEventId;
     await sleep(wait, options.signal);

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { signedIn, startTestBackground } from "../../testing/background.ts";
+import { GRANT, fakeBackend, json, task } from "../../testing/fixtures.ts";
+import { mocks } from "../../testing/setup.ts";
+import { send } from "../messages.ts";
+
+const FILE = "http://127.0.0.1:4010/files/abc.wav";
+const AUDIO = "http://127.0.0.1:8787/api/tasks/t1/audio";
+const done = (overrides: Parameters<typeof task>[0] = {}) =>
+  task({
+    status: "success",
+    file_url: FILE,
+    file_expires_at: "2025-01-02T10:00:00.000Z",
+    ...overrides,
+  });
+/** The backend answers the task as `row` (the background re-reads it before downloading). */
+const backendWith = (row: ReturnType<typeof task>) =>
+  fakeBackend({ "GET /api/tasks/t1": () => json(row) });
+
+describe("background: a download is watched to its end", () => {
+  it("answers once the file is saved", async () => {
+    await signedIn({ tasks: [done()] });
+    startTestBackground(backendWith(done()));
+    expect(await send("audio/download", { id: "t1" })).toEqual({
+      state: "complete",
+      source: "platform",
+      platformLinkFailed: false,
+    });
+  });
+
+  it("falls back to the archived copy when the platform's link no longer serves the file", async () => {
+    const row = done({ audio_url: AUDIO });
+    await signedIn({ tasks: [row] });
+    startTestBackground(backendWith(row));
+    mocks.downloadsEnd("SERVER_BAD_CONTENT", "complete");
+    expect(await send("audio/download", { id: "t1" })).toEqual({
+      state: "complete",
+      source: "archive",
+      platformLinkFailed: true,
+    });
+    expect(mocks.download).toHaveBeenLastCalledWith({
+      url: AUDIO,
+      filename: "overture-t1.wav",
+      headers: [{ name: "Authorization", value: `Bearer ${GRANT.session_token}` }],
+    });
+  });
+
+  it("says the link has expired when the platform refuses it and nothing is archived", async () => {
+    await signedIn({ tasks: [done()] });
+    startTestBackground(backendWith(done()));
+    mocks.downloadsEnd("SERVER_FORBIDDEN");
+    expect(await send("audio/download", { id: "t1" })).toEqual({
+      state: "failed",
+      problem: "link_expired",
+      reason: "SERVER_FORBIDDEN",
+    });
+  });
+
+  it("uses the archived copy the backend has now, though the stored task had none", async () => {
+    await signedIn({ tasks: [done({ file_expires_at: "2025-01-01T00:00:00.000Z" })] });
+    startTestBackground(
+      backendWith(done({ file_expires_at: "2025-01-01T00:00:00.000Z", audio_url: AUDIO })),
+    );
+    expect(await send("audio/download", { id: "t1" })).toMatchObject({
+      state: "complete",
+      source: "archive",
+    });
+  });
+
+  it("tells a network failure apart from an expired link", async () => {
+    const row = done({ audio_url: AUDIO });
+    await signedIn({ tasks: [row] });
+    startTestBackground(backendWith(row));
+    mocks.downloadsEnd("NETWORK_FAILED");
+    expect(await send("audio/download", { id: "t1" })).toEqual({
+      state: "failed",
+      problem: "network",
+      reason: "NETWORK_FAILED",
+    });
+    expect(mocks.download).toHaveBeenCalledTimes(1);
+  });
+
+  it("tells a file that could not be saved apart", async () => {
+    await signedIn({ tasks: [done()] });
+    startTestBackground(backendWith(done()));
+    mocks.downloadsEnd("FILE_NO_SPACE");
+    expect(await send("audio/download", { id: "t1" })).toMatchObject({
+      state: "failed",
+      problem: "file",
+    });
+  });
+
+  it("takes a download the person cancelled as cancelled, not failed", async () => {
+    await signedIn({ tasks: [done({ audio_url: AUDIO })] });
+    startTestBackground(backendWith(done({ audio_url: AUDIO })));
+    mocks.downloadsEnd("USER_CANCELED");
+    expect(await send("audio/download", { id: "t1" })).toEqual({ state: "cancelled" });
+    expect(mocks.download).toHaveBeenCalledTimes(1);
+  });
+
+  it("still downloads from the stored task when the backend cannot be reached", async () => {
+    await signedIn({ tasks: [done()] });
+    const backend = fakeBackend();
+    backend.down();
+    startTestBackground(backend);
+    expect(await send("audio/download", { id: "t1" })).toMatchObject({
+      state: "complete",
+      source: "platform",
+    });
+  });
+});
