@@ -1,5 +1,5 @@
 import { basename, join } from "node:path";
-import { testDefaults } from "@overture/vitest-config";
+import { testDefaults, workspaceSource } from "@overture/vitest-config";
 import { defineConfig } from "vitest/config";
 
 // The browser tests: real Chromium, the built extension, the backend and the emulator on real
@@ -7,6 +7,7 @@ import { defineConfig } from "vitest/config";
 const reportDir = process.env.OVERTURE_TEST_REPORT_DIR;
 
 export default defineConfig({
+  ...workspaceSource,
   test: {
     ...testDefaults,
     include: ["e2e/**/*.e2e.test.ts"],

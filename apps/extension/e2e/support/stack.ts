@@ -6,12 +6,16 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SEED } from "@overture/platform-emulator";
-import { type RunningEmulator, startPlatformEmulator } from "@overture/platform-emulator/server";
-import { createBackend } from "../../../backend/src/backend.ts";
-import { parseEnv } from "../../../backend/src/env.ts";
-import { type RunningServer, listen } from "../../../backend/src/server.ts";
+import {
+  type RunningEmulator,
+  type StartOptions,
+  startPlatformEmulator,
+} from "@overture/platform-emulator/server";
+import { createBackend, listen, parseEnv, type RunningServer } from "@overture/backend/server";
+import { CHROME_EXTENSION_ID as EXTENSION_ID } from "../../src/lib/extension-identity.ts";
+import { tcpRelay } from "./relay.ts";
 
-export const EXTENSION_ID = "kagljjjecjnbgppkpgkmojciehbjidja";
+export { EXTENSION_ID };
 export const CHROME_REDIRECT = `https://${EXTENSION_ID}.chromiumapp.org/`;
 
 /** A free port on 127.0.0.1 (the backend must know its public address before it listens). */
@@ -43,10 +47,13 @@ export interface Stack {
   backendUrl: string;
   /** Stops the backend only (to show the "unreachable" screen); `close` ignores it afterwards. */
   stopBackend(): Promise<void>;
+  /** Starts a stopped backend again: same address, same data folder (a restart). */
+  startBackend(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startStack(): Promise<Stack> {
+/** `emulatorOptions` go over the defaults below (e.g. `{ profile: "live" }`). */
+export async function startStack(emulatorOptions: Partial<StartOptions> = {}): Promise<Stack> {
   const folder = await mkdtemp(join(tmpdir(), "overture-e2e-"));
   const port = await freePort();
   const backendUrl = `http://127.0.0.1:${port}`;
@@ -64,6 +71,7 @@ export async function startStack(): Promise<Stack> {
     seed,
     timing: { waitingMs: 1_500, runningMs: 8_000, failureRate: 0 },
     maxAudioSeconds: 8,
+    ...emulatorOptions,
   });
   const config = parseEnv({
     HOST: "127.0.0.1",
@@ -79,17 +87,32 @@ export async function startStack(): Promise<Stack> {
     TOKEN_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString("base64")}`,
     LOG_LEVEL: "warn",
   });
-  const backend = await createBackend(config);
-  let server: RunningServer | null = await listen(backend, config.host, config.port);
-  const stopBackend = async () => {
+  // The browser talks to a relay on the public port; stopping cuts its connections as the end of
+  // the backend's process would (see relay.ts), then the backend stops behind it.
+  const inner = await freePort();
+  const relay = tcpRelay(port, inner);
+  const start = async () => {
+    const running = await listen(await createBackend(config), config.host, inner);
+    await relay.start();
+    return running;
+  };
+  let server: RunningServer | null = await start();
+  // A restart waits for the stop: two backends must never open the same PGlite folder.
+  let stopped: Promise<void> = Promise.resolve();
+  const stopBackend = () => {
     const running = server;
     server = null;
-    await running?.close();
+    stopped = relay.stop().then(() => running?.close());
+    return stopped;
   };
   return {
     emulator,
     backendUrl,
     stopBackend,
+    async startBackend() {
+      await stopped;
+      server ??= await start();
+    },
     async close() {
       await stopBackend();
       await emulator.close();
