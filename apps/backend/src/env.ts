@@ -215,3 +215,40 @@ export function loadConfig(): Config {
     process.exit(1);
   }
 }
+
+/** What `overture-backend check-config` reports: the problems, and what it can still probe. */
+export interface EnvironmentCheck {
+  config?: Config;
+  problems: string[];
+  /** The database to probe, when its own variables parse (even if others do not). */
+  database?: DatabaseConfig;
+  /** The platform URLs to probe, likewise. */
+  platformUrls: string[];
+}
+
+/** Parses the environment without exiting, keeping whatever can be probed when parts are bad. */
+export function checkEnvironment(
+  env: Record<string, string | undefined> = process.env,
+): EnvironmentCheck {
+  try {
+    const config = parseEnv(env);
+    const platformUrls = [...new Set([config.platform.baseUrl, config.platform.apiUrl])];
+    return { config, problems: [], database: config.database, platformUrls };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const shape = envVariables.shape;
+    const url = shape.DATABASE_URL.safeParse(env.DATABASE_URL);
+    const dataDir = shape.PGLITE_DATA_DIR.safeParse(env.PGLITE_DATA_DIR);
+    const database: DatabaseConfig | undefined =
+      url.success && url.data
+        ? { driver: "pg", url: url.data }
+        : !url.success || !dataDir.success
+          ? undefined
+          : { driver: "pglite", dataDir: dataDir.data };
+    const platformUrls = [env.PLATFORM_BASE_URL, env.PLATFORM_API_URL].flatMap((value) => {
+      const parsed = shape.PLATFORM_API_URL.safeParse(value);
+      return parsed.success && parsed.data ? [parsed.data] : [];
+    });
+    return { problems: error.problems, database, platformUrls: [...new Set(platformUrls)] };
+  }
+}
