@@ -77,8 +77,8 @@ export const envVariables = z.object({
   PUBLIC_URL: httpUrl.default("http://127.0.0.1:8787"),
   PLATFORM_BASE_URL: httpUrl,
   PLATFORM_API_URL: httpUrl.optional(),
-  PLATFORM_CLIENT_ID: z.string().min(1, "is required"),
-  PLATFORM_CLIENT_SECRET: z.string().min(1, "is required"),
+  PLATFORM_CLIENT_ID: z.string({ error: "is required" }).min(1, "is required"),
+  PLATFORM_CLIENT_SECRET: z.string({ error: "is required" }).min(1, "is required"),
   PLATFORM_CLIENT_AUTH: z.enum(["basic", "basic-rfc6749", "form"]).default("basic"),
   EXTENSION_REDIRECT_URLS: csv.pipe(
     z.array(
@@ -193,9 +193,19 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * An empty value counts as unset: compose files and env files write `NAME=` or `${NAME:-}` for
+ * "not set", and a default applies rather than a refusal of the empty string.
+ */
+function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => !!entry[1]),
+  );
+}
+
 /** Parses the environment; throws a {@link ConfigError} that lists every problem. */
 export function parseEnv(env: Record<string, string | undefined>): Config {
-  const result = envSchema.safeParse(env);
+  const result = envSchema.safeParse(withoutEmpty(env));
   if (result.success) return result.data;
   throw new ConfigError(
     result.error.issues.map((issue) => `${issue.path.join(".") || "env"}: ${issue.message}`),
@@ -228,8 +238,9 @@ export interface EnvironmentCheck {
 
 /** Parses the environment without exiting, keeping whatever can be probed when parts are bad. */
 export function checkEnvironment(
-  env: Record<string, string | undefined> = process.env,
+  environment: Record<string, string | undefined> = process.env,
 ): EnvironmentCheck {
+  const env = withoutEmpty(environment);
   try {
     const config = parseEnv(env);
     const platformUrls = [...new Set([config.platform.baseUrl, config.platform.apiUrl])];
