@@ -49,7 +49,7 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
   RETENTION_WEBHOOK_EVENTS_DAYS:
     "Accepted webhook deliveries (duplicate detection) are kept this long.",
   RETENTION_TASK_EVENTS_DAYS:
-    "Task changes kept for live-event replay; a client away longer reloads its task list.",
+    "Task changes kept for live-event replay (`Last-Event-ID`); tasks themselves are kept.",
   RETENTION_WEBHOOK_REJECTIONS_DAYS:
     "Refused webhook deliveries (troubleshooting) are kept this long.",
   RETENTION_EXPIRED_SIGN_IN_HOURS:

@@ -18,8 +18,9 @@ interface PrunedTable {
 /**
  * What retention deletes. Webhook events only guard against a redelivery being applied twice,
  * and the platform stops redelivering within hours; task events are the live-event replay log
- * (a client away longer than their age reloads the task list instead); rejections are for the
- * owner's troubleshooting; sign-in attempts and hand-off codes are useless once expired.
+ * (a client away longer misses older changes in its replay; the tasks keep their latest state);
+ * rejections are for the owner's troubleshooting; sign-in attempts and hand-off codes are useless
+ * once expired.
  */
 export const PRUNED_TABLES = [
   {
