@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/main.ts";
+import { openDatabase } from "../src/db/client.ts";
 import type { CliIo } from "../src/cli/io.ts";
 import { describePg } from "./support/drivers.ts";
 import { startTestBackend, testEnv, type TestBackend } from "./support/harness.ts";
@@ -172,4 +174,39 @@ describePg("overture-backend on a Postgres database", () => {
     );
     expect(await run(["sessions", "list", "--user", "nobody"], env)).toMatchObject({ code: 1 });
   });
+});
+
+describe("overture-backend on an embedded PGlite folder", () => {
+  const dir = mkdtempSync(join(tmpdir(), "overture-cli-pglite-"));
+  const env = testEnv({ PGLITE_DATA_DIR: join(dir, "db"), LOG_LEVEL: "silent" });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("migrates a new folder, then prunes it and lists and revokes sessions in it", async () => {
+    expect(await run(["migrate"], env)).toMatchObject({
+      code: 0,
+      out: "migrations applied (pglite)",
+    });
+    // A user with one session, written while no command holds the folder.
+    const database = await openDatabase({ driver: "pglite", dataDir: join(dir, "db") });
+    await database.db.execute(
+      sql`insert into users (id, login, name, avatar_url) values (7, 'grace', 'Grace', '')`,
+    );
+    await database.db.execute(
+      sql`insert into sessions (token_hash, user_id, expires_at)
+          values ('h', 7, now() + interval '1 day')`,
+    );
+    await database.close();
+
+    expect((await run(["prune"], env)).code).toBe(0);
+    expect((await run(["sessions", "list", "--user", "grace"], env)).out).toContain(
+      "1 live session(s) of grace (7)",
+    );
+    const revoked = await run(["sessions", "revoke", "--user", "7", "--all"], env);
+    expect(revoked.out).toContain("revoked 1 session(s) of grace (7)");
+    expect((await run(["sessions", "list", "--user", "grace"], env)).out).toContain(
+      "0 live session(s)",
+    );
+  }, 60_000);
 });
