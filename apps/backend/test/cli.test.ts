@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/main.ts";
 import { openDatabase } from "../src/db/client.ts";
@@ -126,11 +127,34 @@ describePg("overture-backend on a Postgres database", () => {
   afterAll(() => t.close());
 
   it("check-config: the database answers; a wrong one does not", async () => {
-    expect((await run(["check-config"], env)).out).toContain("database: ✓ Postgres answers");
+    expect((await run(["check-config"], env)).out).toContain(
+      "database: ✓ Postgres answers; every migration applied",
+    );
     const wrong = { ...env, DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/x` };
     expect((await run(["check-config"], wrong)).out).toContain(
       "database: ✗ Postgres does not answer",
     );
+  });
+
+  it("check-config counts the migrations a new database lacks", async () => {
+    const admin = new pg.Client({ connectionString: t.databaseUrl });
+    await admin.connect();
+    const name = `overture_cli_${Date.now()}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    try {
+      const url = new URL(t.databaseUrl ?? "");
+      url.pathname = `/${name}`;
+      const result = await run(["check-config"], { ...env, DATABASE_URL: url.toString() });
+      expect(result.out).toMatch(
+        /database: ✓ Postgres answers; [1-9]\d* migration\(s\) of this version pending/,
+      );
+    } finally {
+      const cleanup = new pg.Client({ connectionString: t.databaseUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    }
   });
 
   it("migrate, prune and reseal run and exit 0", async () => {

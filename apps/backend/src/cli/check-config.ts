@@ -1,5 +1,8 @@
-import { existsSync } from "node:fs";
-import { openDatabase, type Database } from "../db/client.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { migrationsFolder, openDatabase, type Database } from "../db/client.ts";
+import { queryRows } from "../db/rows.ts";
 import { checkEnvironment, type DatabaseConfig } from "../env.ts";
 import { errorMessage } from "../lib/error-summary.ts";
 import { type CliIo, EXIT } from "./io.ts";
@@ -54,12 +57,40 @@ async function probeDatabase(config: DatabaseConfig): Promise<Probe> {
   try {
     database = await withTimeout(openDatabase(config), "connecting");
     await withTimeout(database.ping(), "connecting");
-    return { ok: true, message: "Postgres answers" };
+    const pending = await withTimeout(pendingMigrations(database), "reading the migrations");
+    const migrations =
+      pending === 0
+        ? "every migration applied"
+        : `${pending} migration(s) of this version pending: \`migrate\` (or \`serve\`) applies them`;
+    return { ok: true, message: `Postgres answers; ${migrations}` };
   } catch (error) {
     return { ok: false, message: `Postgres does not answer: ${errorMessage(error)}` };
   } finally {
     await database?.close().catch(() => undefined);
   }
+}
+
+/**
+ * Migrations this version ships that the database lacks. drizzle records each applied one with
+ * its journal timestamp and applies those newer than the last recorded, so count those.
+ */
+async function pendingMigrations({ db }: Database): Promise<number> {
+  const journal = JSON.parse(
+    readFileSync(join(migrationsFolder(), "meta", "_journal.json"), "utf8"),
+  ) as { entries: { when: number }[] };
+  // Two statements: a missing table fails a statement that names it, whatever branch runs.
+  const [table] = await queryRows<{ found: boolean }>(
+    db,
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as found`,
+  );
+  const [row] = table?.found
+    ? await queryRows<{ last: string | null }>(
+        db,
+        sql`select max(created_at)::text as last from drizzle.__drizzle_migrations`,
+      )
+    : [];
+  const last = Number(row?.last ?? 0);
+  return journal.entries.filter((entry) => entry.when > last).length;
 }
 
 /** Any HTTP answer means reachable: the base URL itself need not serve a page. */
