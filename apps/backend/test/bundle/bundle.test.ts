@@ -104,6 +104,11 @@ describePg("the bundled backend, outside the repository", () => {
     expect(migrated.output).toContain("migrations applied (pg)");
     expect(migrated.code).toBe(0);
 
+    const checked = await runToEnd(folder, ["check-config"], env);
+    expect(checked.output).toContain("database: ✓ Postgres answers; every migration applied");
+    expect(checked.output).toContain(`platform ${emu.url}: ✓ answers`);
+    expect(checked.code).toBe(0);
+
     server = runBin(folder, ["serve"], env);
     const url = `http://127.0.0.1:${port}`;
     const exitedEarly = () => server?.child.exitCode !== null;
@@ -127,6 +132,11 @@ describePg("the bundled backend, outside the repository", () => {
         (await client.listTasks(session)).find((t) => t.id === task.id)?.status === "success",
       30_000,
     );
+
+    // The maintenance commands run beside a serving instance on Postgres.
+    const sessions = await runToEnd(folder, ["sessions", "list", "--user", "demo"], env);
+    expect(sessions.output).toMatch(/^1 live session\(s\) of demo /m);
+    expect((await runToEnd(folder, ["prune"], env)).code).toBe(0);
 
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
