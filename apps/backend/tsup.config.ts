@@ -6,7 +6,7 @@ import { defineConfig } from "tsup";
 // PGlite (it loads its .wasm and data files next to its own module) and pg's optional native
 // binding. CommonJS dependencies get a `require` from the banner.
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: ["src/index.ts", "src/cli.ts"],
   format: "esm",
   platform: "node",
   target: "node20",

@@ -43,6 +43,16 @@ describe("parseEnv", () => {
     });
   });
 
+  it("reads an empty value as unset (compose's `${NAME:-}`), so its default applies", () => {
+    const config = parseEnv({ ...valid, PLATFORM_API_URL: "", METRICS_TOKEN: "", PORT: "" });
+    expect(config.platform.apiUrl).toBe("http://127.0.0.1:4010");
+    expect(config.metricsToken).toBeUndefined();
+    expect(config.port).toBe(8787);
+    expect(problems({ ...valid, PLATFORM_CLIENT_SECRET: "" })).toEqual([
+      "PLATFORM_CLIENT_SECRET: is required",
+    ]);
+  });
+
   it("lists every problem at once, not just the first", () => {
     const found = problems({ PLATFORM_BASE_URL: "ftp://x", PORT: "http" });
     expect(found.map((p) => p.split(":")[0])).toEqual(

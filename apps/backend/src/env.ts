@@ -66,106 +66,122 @@ function isBase64Key(value: string): boolean {
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-export const envSchema = z
-  .object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-    HOST: z.string().min(1).default("127.0.0.1"),
-    PUBLIC_URL: httpUrl.default("http://127.0.0.1:8787"),
-    PLATFORM_BASE_URL: httpUrl,
-    PLATFORM_API_URL: httpUrl.optional(),
-    PLATFORM_CLIENT_ID: z.string().min(1, "is required"),
-    PLATFORM_CLIENT_SECRET: z.string().min(1, "is required"),
-    PLATFORM_CLIENT_AUTH: z.enum(["basic", "basic-rfc6749", "form"]).default("basic"),
-    EXTENSION_REDIRECT_URLS: csv.pipe(
-      z.array(
-        z
-          .string()
-          .regex(
-            /^https:\/\/[^/?#]+\/[^?#]*$/,
-            "each must be an https URL without query, e.g. https://<id>.chromiumapp.org/",
-          ),
-      ),
+/** A retention age in days: at least one, so a row is never pruned while it is still in use. */
+const days = (fallback: number) =>
+  z.coerce.number().int().min(1, "must be a whole number of days, at least 1").default(fallback);
+
+/** The variables one by one, before they are shaped into {@link Config}; `check-config` probes these. */
+export const envVariables = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PUBLIC_URL: httpUrl.default("http://127.0.0.1:8787"),
+  PLATFORM_BASE_URL: httpUrl,
+  PLATFORM_API_URL: httpUrl.optional(),
+  PLATFORM_CLIENT_ID: z.string({ error: "is required" }).min(1, "is required"),
+  PLATFORM_CLIENT_SECRET: z.string({ error: "is required" }).min(1, "is required"),
+  PLATFORM_CLIENT_AUTH: z.enum(["basic", "basic-rfc6749", "form"]).default("basic"),
+  EXTENSION_REDIRECT_URLS: csv.pipe(
+    z.array(
+      z
+        .string()
+        .regex(
+          /^https:\/\/[^/?#]+\/[^?#]*$/,
+          "each must be an https URL without query, e.g. https://<id>.chromiumapp.org/",
+        ),
     ),
-    EXTENSION_ORIGINS: csv.pipe(
-      z.array(
-        z
-          .string()
-          .regex(
-            /^(chrome-extension|moz-extension):\/\/[a-z0-9-]+$/,
-            "must be chrome-extension://<id> or moz-extension://<uuid>",
-          ),
-      ),
+  ),
+  EXTENSION_ORIGINS: csv.pipe(
+    z.array(
+      z
+        .string()
+        .regex(
+          /^(chrome-extension|moz-extension):\/\/[a-z0-9-]+$/,
+          "must be chrome-extension://<id> or moz-extension://<uuid>",
+        ),
     ),
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
-      .optional(),
-    PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
-    TOKEN_ENCRYPTION_KEYS: encryptionKeys,
-    WEBHOOK_TOLERANCE_SECONDS: seconds(300),
-    WEBHOOK_SECRET_GRACE_SECONDS: seconds(86_400),
-    WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
-    HTTP_REQUEST_TIMEOUT_SECONDS: seconds(30),
-    SESSION_TTL_DAYS: seconds(30),
-    TASK_STALE_SUBMIT_SECONDS: seconds(120),
-    SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).default(16),
-    SSE_MAX_STREAM_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(60, "must be at least 60: each time a stream ends its client reconnects")
-      .default(3600),
-    METRICS_TOKEN: z
-      .string()
-      .min(16, "must be at least 16 characters: generate one with `openssl rand -hex 32`")
-      .regex(/^[A-Za-z0-9._~+/-]+=*$/, "must be a bearer token: letters, digits and -._~+/ only")
-      .optional(),
-    NODE_ENV: z.string().optional(),
-    ARCHIVE_DIR: z.string().min(1).optional(),
-    ARCHIVE_ALLOWED_HOSTS: hostEntries,
-    TRUST_PROXY: z.stringbool({ error: "must be true or false" }).default(false),
-    LOG_LEVEL: z
-      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
-      .default("info"),
-  })
-  .transform((env) => ({
-    port: env.PORT,
-    host: env.HOST,
-    publicUrl: env.PUBLIC_URL,
-    platform: {
-      baseUrl: env.PLATFORM_BASE_URL,
-      apiUrl: env.PLATFORM_API_URL ?? env.PLATFORM_BASE_URL,
-      clientId: env.PLATFORM_CLIENT_ID,
-      clientSecret: env.PLATFORM_CLIENT_SECRET,
-      clientAuth: env.PLATFORM_CLIENT_AUTH,
-    },
-    extension: { redirectUrls: env.EXTENSION_REDIRECT_URLS, origins: env.EXTENSION_ORIGINS },
-    database: env.DATABASE_URL
-      ? ({ driver: "pg", url: env.DATABASE_URL } as const)
-      : ({ driver: "pglite", dataDir: env.PGLITE_DATA_DIR } as const),
-    encryptionKeys: env.TOKEN_ENCRYPTION_KEYS,
-    webhook: {
-      toleranceMs: env.WEBHOOK_TOLERANCE_SECONDS * 1000,
-      secretGraceMs: env.WEBHOOK_SECRET_GRACE_SECONDS * 1000,
-      maxBodyBytes: env.WEBHOOK_MAX_BODY_BYTES,
-    },
-    http: { requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000 },
-    sessionTtlMs: env.SESSION_TTL_DAYS * 86_400_000,
-    /** A `submitting` task older than this was orphaned by a crash mid-submit: it turns `unknown`. */
-    tasks: { staleSubmitMs: env.TASK_STALE_SUBMIT_SECONDS * 1000 },
-    /** Per stream: the route hands these to the event hub with each stream it opens. */
-    sse: {
-      maxPerUser: env.SSE_MAX_STREAMS_PER_USER,
-      maxLifetimeMs: env.SSE_MAX_STREAM_SECONDS * 1000,
-    },
-    /** Unset: `/metrics` is public, and start-up warns about it in production. */
-    metricsToken: env.METRICS_TOKEN,
-    production: env.NODE_ENV === "production",
-    archiveDir: env.ARCHIVE_DIR,
-    /** Hosts besides PLATFORM_BASE_URL's origin that result files may be downloaded from. */
-    archiveAllowedHosts: env.ARCHIVE_ALLOWED_HOSTS,
-    trustProxy: env.TRUST_PROXY,
-    logLevel: env.LOG_LEVEL,
-  }));
+  ),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
+  TOKEN_ENCRYPTION_KEYS: encryptionKeys,
+  WEBHOOK_TOLERANCE_SECONDS: seconds(300),
+  WEBHOOK_SECRET_GRACE_SECONDS: seconds(86_400),
+  WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
+  HTTP_REQUEST_TIMEOUT_SECONDS: seconds(30),
+  SESSION_TTL_DAYS: seconds(30),
+  TASK_STALE_SUBMIT_SECONDS: seconds(120),
+  SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).default(16),
+  SSE_MAX_STREAM_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60, "must be at least 60: each time a stream ends its client reconnects")
+    .default(3600),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters: generate one with `openssl rand -hex 32`")
+    .regex(/^[A-Za-z0-9._~+/-]+=*$/, "must be a bearer token: letters, digits and -._~+/ only")
+    .optional(),
+  NODE_ENV: z.string().optional(),
+  ARCHIVE_DIR: z.string().min(1).optional(),
+  ARCHIVE_ALLOWED_HOSTS: hostEntries,
+  TRUST_PROXY: z.stringbool({ error: "must be true or false" }).default(false),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  RETENTION_WEBHOOK_EVENTS_DAYS: days(30),
+  RETENTION_TASK_EVENTS_DAYS: days(30),
+  RETENTION_WEBHOOK_REJECTIONS_DAYS: days(30),
+  RETENTION_EXPIRED_SIGN_IN_HOURS: z.coerce.number().int().min(1).default(24),
+  RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
+});
+
+export const envSchema = envVariables.transform((env) => ({
+  port: env.PORT,
+  host: env.HOST,
+  publicUrl: env.PUBLIC_URL,
+  platform: {
+    baseUrl: env.PLATFORM_BASE_URL,
+    apiUrl: env.PLATFORM_API_URL ?? env.PLATFORM_BASE_URL,
+    clientId: env.PLATFORM_CLIENT_ID,
+    clientSecret: env.PLATFORM_CLIENT_SECRET,
+    clientAuth: env.PLATFORM_CLIENT_AUTH,
+  },
+  extension: { redirectUrls: env.EXTENSION_REDIRECT_URLS, origins: env.EXTENSION_ORIGINS },
+  database: env.DATABASE_URL
+    ? ({ driver: "pg", url: env.DATABASE_URL } as const)
+    : ({ driver: "pglite", dataDir: env.PGLITE_DATA_DIR } as const),
+  encryptionKeys: env.TOKEN_ENCRYPTION_KEYS,
+  webhook: {
+    toleranceMs: env.WEBHOOK_TOLERANCE_SECONDS * 1000,
+    secretGraceMs: env.WEBHOOK_SECRET_GRACE_SECONDS * 1000,
+    maxBodyBytes: env.WEBHOOK_MAX_BODY_BYTES,
+  },
+  http: { requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000 },
+  sessionTtlMs: env.SESSION_TTL_DAYS * 86_400_000,
+  /** A `submitting` task older than this was orphaned by a crash mid-submit: it turns `unknown`. */
+  tasks: { staleSubmitMs: env.TASK_STALE_SUBMIT_SECONDS * 1000 },
+  /** Per stream: the route hands these to the event hub with each stream it opens. */
+  sse: {
+    maxPerUser: env.SSE_MAX_STREAMS_PER_USER,
+    maxLifetimeMs: env.SSE_MAX_STREAM_SECONDS * 1000,
+  },
+  /** Unset: `/metrics` is public, and start-up warns about it in production. */
+  metricsToken: env.METRICS_TOKEN,
+  production: env.NODE_ENV === "production",
+  archiveDir: env.ARCHIVE_DIR,
+  /** Hosts besides PLATFORM_BASE_URL's origin that result files may be downloaded from. */
+  archiveAllowedHosts: env.ARCHIVE_ALLOWED_HOSTS,
+  trustProxy: env.TRUST_PROXY,
+  logLevel: env.LOG_LEVEL,
+  /** How long rows that only serve troubleshooting or replay are kept (services/retention). */
+  retention: {
+    webhookEventsMs: env.RETENTION_WEBHOOK_EVENTS_DAYS * 86_400_000,
+    taskEventsMs: env.RETENTION_TASK_EVENTS_DAYS * 86_400_000,
+    webhookRejectionsMs: env.RETENTION_WEBHOOK_REJECTIONS_DAYS * 86_400_000,
+    expiredSignInMs: env.RETENTION_EXPIRED_SIGN_IN_HOURS * 3_600_000,
+    intervalMs: env.RETENTION_INTERVAL_MINUTES * 60_000,
+  },
+}));
 
 export type Config = z.output<typeof envSchema>;
 export type DatabaseConfig = Config["database"];
@@ -177,9 +193,19 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * An empty value counts as unset: compose files and env files write `NAME=` or `${NAME:-}` for
+ * "not set", and a default applies rather than a refusal of the empty string.
+ */
+function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => !!entry[1]),
+  );
+}
+
 /** Parses the environment; throws a {@link ConfigError} that lists every problem. */
 export function parseEnv(env: Record<string, string | undefined>): Config {
-  const result = envSchema.safeParse(env);
+  const result = envSchema.safeParse(withoutEmpty(env));
   if (result.success) return result.data;
   throw new ConfigError(
     result.error.issues.map((issue) => `${issue.path.join(".") || "env"}: ${issue.message}`),
@@ -197,5 +223,43 @@ export function loadConfig(): Config {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`${error.message}\nSee apps/backend/.env.example for every variable.`);
     process.exit(1);
+  }
+}
+
+/** What `overture-backend check-config` reports: the problems, and what it can still probe. */
+export interface EnvironmentCheck {
+  config?: Config;
+  problems: string[];
+  /** The database to probe, when its own variables parse (even if others do not). */
+  database?: DatabaseConfig;
+  /** The platform URLs to probe, likewise. */
+  platformUrls: string[];
+}
+
+/** Parses the environment without exiting, keeping whatever can be probed when parts are bad. */
+export function checkEnvironment(
+  environment: Record<string, string | undefined> = process.env,
+): EnvironmentCheck {
+  const env = withoutEmpty(environment);
+  try {
+    const config = parseEnv(env);
+    const platformUrls = [...new Set([config.platform.baseUrl, config.platform.apiUrl])];
+    return { config, problems: [], database: config.database, platformUrls };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const shape = envVariables.shape;
+    const url = shape.DATABASE_URL.safeParse(env.DATABASE_URL);
+    const dataDir = shape.PGLITE_DATA_DIR.safeParse(env.PGLITE_DATA_DIR);
+    const database: DatabaseConfig | undefined =
+      url.success && url.data
+        ? { driver: "pg", url: url.data }
+        : !url.success || !dataDir.success
+          ? undefined
+          : { driver: "pglite", dataDir: dataDir.data };
+    const platformUrls = [env.PLATFORM_BASE_URL, env.PLATFORM_API_URL].flatMap((value) => {
+      const parsed = shape.PLATFORM_API_URL.safeParse(value);
+      return parsed.success && parsed.data ? [parsed.data] : [];
+    });
+    return { problems: error.problems, database, platformUrls: [...new Set(platformUrls)] };
   }
 }

@@ -57,6 +57,19 @@ describeEachDriver("operations endpoints", (driver) => {
     );
   });
 
+  it("exposes process, memory, GC and event-loop metrics beside its own", async () => {
+    const text = await (await t.app.request("/metrics")).text();
+    for (const name of [
+      "process_cpu_seconds_total",
+      "process_resident_memory_bytes",
+      "nodejs_heap_size_used_bytes",
+      "nodejs_gc_duration_seconds",
+      "nodejs_eventloop_lag_p99_seconds",
+    ]) {
+      expect(text).toContain(`# TYPE ${name}`);
+    }
+  });
+
   it("describes every API route in the OpenAPI document", async () => {
     const doc = (await (await t.app.request("/openapi.json")).json()) as {
       paths: Record<string, unknown>;

@@ -1,11 +1,14 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /**
  * The backend's Prometheus metrics, one registry per app instance (tests run several apps in
- * one process). Exposed at `/metrics`.
+ * one process). Exposed at `/metrics`, with the default process and runtime metrics.
  */
 export function createMetrics() {
   const registry = new Registry();
+  // Process (CPU, memory, file descriptors), heap, GC and event-loop lag, as the usual `process_…`
+  // and `nodejs_…` (what Node.js dashboards expect), beside the backend's own.
+  collectDefaultMetrics({ register: registry });
   const metrics = {
     registry,
     httpRequests: new Counter({

@@ -6,9 +6,11 @@ import { withHeaders } from "../server/early-headers.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 
+const QUIET_ROUTES = new Set(["/healthz", "/readyz", "/metrics"]);
+
 /**
- * Request id, metrics and one access-log line per request. Logs the path only, never the query:
- * OAuth callbacks and webhooks carry codes, `state` and keys there.
+ * Request id, metrics and one access-log line per request (at `info`; health probes and metric
+ * scrapes at `debug`).
  */
 export function requestContext(logger: Logger, metrics: Metrics) {
   return createMiddleware<AppEnv>(async function requestContextMiddleware(c, next) {
@@ -20,17 +22,19 @@ export function requestContext(logger: Logger, metrics: Metrics) {
     const seconds = (performance.now() - started) / 1000;
     metrics.httpRequests.inc({ method: c.req.method, route, status: String(c.res.status) });
     metrics.httpDuration.observe({ route }, seconds);
-    if (route !== "/healthz" && route !== "/metrics") {
-      logger.debug(
-        {
-          requestId,
-          method: c.req.method,
-          path: c.req.path,
-          status: c.res.status,
-          ms: Math.round(seconds * 1000),
-        },
-        "request",
-      );
-    }
+    // Probes and scrapes come every few seconds: their lines would drown the others.
+    const level = QUIET_ROUTES.has(route) ? "debug" : "info";
+    // The route pattern, never the path or query: callbacks and webhooks carry codes, `state`
+    // and keys in their query, and paths carry ids.
+    logger[level](
+      {
+        requestId,
+        method: c.req.method,
+        route,
+        status: c.res.status,
+        ms: Math.round(seconds * 1000),
+      },
+      "request",
+    );
   });
 }

@@ -16,6 +16,7 @@ import { createResealer } from "./credentials/reseal.ts";
 import { createSelectionService } from "./credentials/selections.ts";
 import { createWebhookSecretService } from "./credentials/webhook-secrets.ts";
 import { createEventHub } from "./events/hub.ts";
+import { createRetention } from "./retention/prune.ts";
 import { createWebhookIntake } from "./intake/index.ts";
 import { createTaskServices } from "./tasks/index.ts";
 
@@ -75,6 +76,8 @@ export function createServices(base: BaseDeps) {
   });
   // Re-seals values of retired encryption keys.
   const resealer = createResealer(base);
+  // Deletes rows past their retention age (RETENTION_*), on every instance without overlap.
+  const retention = createRetention(base);
 
   const services = {
     sessions,
@@ -87,6 +90,7 @@ export function createServices(base: BaseDeps) {
     selections,
     webhookSecrets,
     resealer,
+    retention,
     tasks,
     taskQueue,
     reconciler,
@@ -106,6 +110,7 @@ export function createServices(base: BaseDeps) {
     reconciler,
     ...(archiver ? [archiver] : []),
     resealer,
+    retention,
   ];
   return { services, workers };
 }

@@ -165,6 +165,11 @@ describeEachDriver("no secret in the database, the logs or the responses", (driv
     // The error paths were logged too: refused callbacks, a failed submit, a revoked grant.
     for (const message of ["webhook delivery refused", "submit failed", "grant revoked"])
       expect(logs).toContain(message);
+    // The access log at `info`, for the routes whose queries carry codes and keys.
+    for (const route of ["/oauth/callback", "/webhooks/platform", "/auth/token"])
+      expect(logs).toMatch(
+        new RegExp(`"level":30,[^\\n]*"route":"${route}",[^\\n]*"msg":"request"`),
+      );
     expect(leaks(logs)).toEqual([]);
   });
 

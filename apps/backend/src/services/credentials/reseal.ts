@@ -174,6 +174,8 @@ export function createResealer(
   });
   return {
     runOnce: rounds.runOnce,
+    /** One round whose failure is thrown, not logged (`overture-backend reseal`). */
+    runNow: round,
     /** Re-seals at once (without holding up start-up), then every interval. */
     start: (): Promise<void> => {
       stopping = false;

@@ -1,0 +1,79 @@
+import { envVariables } from "./env.ts";
+
+type EnvName = keyof typeof envVariables.shape;
+
+/**
+ * One line per environment variable, for the table in docs/self-hosting.md (written by
+ * `pnpm --filter @overture/backend docs:env`; a test fails when the two drift). A variable added
+ * to env.ts without a line here does not compile.
+ */
+export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
+  PORT: "Port the HTTP server listens on.",
+  HOST: "Address it listens on: `0.0.0.0` in a container or behind a proxy on another host.",
+  PUBLIC_URL:
+    "The backend's public base URL. The OAuth callback is `${PUBLIC_URL}/oauth/callback`; webhooks arrive at `${PUBLIC_URL}/webhooks/platform`.",
+  PLATFORM_BASE_URL:
+    "The platform's `{base_url}`: authorization page, token endpoint and open endpoints.",
+  PLATFORM_API_URL: "The platform's `{api_url}` for task endpoints. Unset: PLATFORM_BASE_URL.",
+  PLATFORM_CLIENT_ID: "Client id of the third-party application created on the platform.",
+  PLATFORM_CLIENT_SECRET: "Its client secret. Server-side only: never in the extension or a log.",
+  PLATFORM_CLIENT_AUTH:
+    "How the token endpoint is authenticated: `basic`, `basic-rfc6749` (form-encoded first) or `form`.",
+  EXTENSION_REDIRECT_URLS:
+    "Comma-separated redirect URLs the extension may return to after sign-in (its options page shows them).",
+  EXTENSION_ORIGINS:
+    "Comma-separated extension origins allowed by CORS: `chrome-extension://<id>`, `moz-extension://<uuid>`.",
+  DATABASE_URL: "Postgres connection URL. Unset: embedded PGlite in PGLITE_DATA_DIR.",
+  PGLITE_DATA_DIR: "Data folder of the embedded database when DATABASE_URL is unset.",
+  TOKEN_ENCRYPTION_KEYS:
+    "`<key id>:<base64 of 32 bytes>`, comma-separated: the first encrypts, all decrypt (rotation).",
+  WEBHOOK_TOLERANCE_SECONDS: "Accepted age of a webhook's signature timestamp, either way.",
+  WEBHOOK_SECRET_GRACE_SECONDS: "How long the previous webhook secret stays valid after a reset.",
+  WEBHOOK_MAX_BODY_BYTES: "Largest accepted webhook body.",
+  HTTP_REQUEST_TIMEOUT_SECONDS: "Longest time a client may take to send a whole request.",
+  SESSION_TTL_DAYS: "Sliding lifetime of an extension session.",
+  TASK_STALE_SUBMIT_SECONDS:
+    "A task still submitting after this long was orphaned by a crash and turns `unknown`.",
+  SSE_MAX_STREAMS_PER_USER: "Live-event streams one user may hold on one instance.",
+  SSE_MAX_STREAM_SECONDS:
+    "A live-event stream is ended (and resumed by the client) after this long.",
+  METRICS_TOKEN: "Bearer token `/metrics` requires (16+ characters). Unset: `/metrics` is public.",
+  NODE_ENV: "`production` turns on the warnings about a public `/metrics`.",
+  ARCHIVE_DIR: "Folder successful results are archived to before their download link expires.",
+  ARCHIVE_ALLOWED_HOSTS:
+    "Hosts besides PLATFORM_BASE_URL's the archiver may download from (`host` or `host:port`).",
+  TRUST_PROXY:
+    "Behind a reverse proxy: take the client address from `X-Forwarded-For` (rate limits).",
+  LOG_LEVEL:
+    "`fatal`, `error`, `warn`, `info` (one line per request), `debug`, `trace` or `silent`.",
+  RETENTION_WEBHOOK_EVENTS_DAYS:
+    "Accepted webhook deliveries (duplicate detection) are kept this long.",
+  RETENTION_TASK_EVENTS_DAYS:
+    "Task changes kept for live-event replay (`Last-Event-ID`); tasks themselves are kept.",
+  RETENTION_WEBHOOK_REJECTIONS_DAYS:
+    "Refused webhook deliveries (troubleshooting) are kept this long.",
+  RETENTION_EXPIRED_SIGN_IN_HOURS:
+    "Sign-in attempts and hand-off codes are deleted this long after they expire.",
+  RETENTION_INTERVAL_MINUTES: "How often each instance runs the retention round.",
+};
+
+/** What a variable is when unset: its default, `unset`, or `required`. */
+function defaultOf(name: EnvName): string {
+  const parsed = envVariables.shape[name].safeParse(undefined);
+  if (!parsed.success) return "required";
+  const value: unknown = parsed.data;
+  if (value === undefined) return "unset";
+  if (Array.isArray(value)) return value.length === 0 ? "empty" : `\`${value.join(",")}\``;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    return `\`${String(value)}\``;
+  throw new Error(`${name}: a default of an unexpected kind`);
+}
+
+/** The Markdown table of every variable, its default and what it does. */
+export function envTable(): string {
+  const rows = (Object.keys(ENV_DESCRIPTIONS) as EnvName[]).map(
+    (name) =>
+      `| \`${name}\` | ${defaultOf(name)} | ${ENV_DESCRIPTIONS[name].replaceAll("|", "\\|")} |`,
+  );
+  return ["| Variable | Default | What it does |", "| --- | --- | --- |", ...rows].join("\n");
+}

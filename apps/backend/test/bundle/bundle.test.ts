@@ -1,0 +1,164 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { RunningEmulator } from "@overture/platform-emulator/server";
+import pg from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+// @ts-expect-error -- a plain-JavaScript script (it runs before anything is built)
+import { bundleBackend } from "../../scripts/bundle.mjs";
+import { describePg } from "../support/drivers.ts";
+import { freePort, liveClient, liveEnv, startLiveEmulator, waitFor } from "../support/live.ts";
+
+const bundle = bundleBackend as (target: string) => string;
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** What `overture-backend` gets: the configuration and a PATH to `node`; nothing of this repo. */
+function bareEnv(env: Record<string, string>): Record<string, string> {
+  return { ...env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: tmpdir() };
+}
+
+interface Run {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+/** Runs the folder's executable itself (its shebang finds `node`), from a folder outside the repo. */
+function runBin(folder: string, args: string[], env: Record<string, string>): Run {
+  const child = spawn(join(folder, "bin/overture-backend"), args, {
+    cwd: dirname(folder),
+    env: bareEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  child.stdout.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once("exit", done));
+  return { child, output, exited };
+}
+
+async function runToEnd(folder: string, args: string[], env: Record<string, string>) {
+  const run = runBin(folder, args, env);
+  const code = await run.exited;
+  return { code, output: run.output.join("") };
+}
+
+/**
+ * The self-contained backend: `pnpm bundle:backend <folder>` copied outside the repository runs
+ * with Node alone — migrate, then serve against a throwaway Postgres database, sign in through
+ * the emulator and run a task to success.
+ */
+describePg("the bundled backend, outside the repository", () => {
+  const work = mkdtempSync(join(tmpdir(), "overture-bundle-"));
+  const folder = join(work, "overture-backend");
+  const dbName = `overture_bundle_${randomBytes(6).toString("hex")}`;
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${dbName}`;
+  let emu: RunningEmulator;
+  let port: number;
+  let env: Record<string, string>;
+  let server: Run | undefined;
+
+  beforeAll(async () => {
+    bundle(folder);
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    port = await freePort();
+    emu = await startLiveEmulator(`http://127.0.0.1:${port}`, {
+      timing: { waitingMs: 300, runningMs: 700, failureRate: 0 },
+    });
+    env = liveEnv(port, emu.url, { url: dbUrl.toString() }, { LOG_LEVEL: "info" });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (server?.child.exitCode === null) {
+      server.child.kill("SIGKILL");
+      await server.exited;
+    }
+    await emu.close();
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("is a folder with the command, the bundle, the migrations and PGlite only", () => {
+    const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
+    expect(manifest.bin).toEqual({ "overture-backend": "bin/overture-backend" });
+    expect(Object.keys(manifest.dependencies)).toEqual(["@electric-sql/pglite"]);
+    expect(existsSync(join(folder, "drizzle/meta/_journal.json"))).toBe(true);
+    expect(existsSync(join(folder, "node_modules/@electric-sql/pglite/package.json"))).toBe(true);
+    expect(existsSync(join(folder, "node_modules/@overture"))).toBe(false);
+  });
+
+  it("migrates, serves, signs in through the emulator and runs a task to success", async () => {
+    const migrated = await runToEnd(folder, ["migrate"], env);
+    expect(migrated.output).toContain("migrations applied (pg)");
+    expect(migrated.code).toBe(0);
+
+    const checked = await runToEnd(folder, ["check-config"], env);
+    expect(checked.output).toContain("database: ✓ Postgres answers; every migration applied");
+    expect(checked.output).toContain(`platform ${emu.url}: ✓ answers`);
+    expect(checked.code).toBe(0);
+
+    server = runBin(folder, ["serve"], env);
+    const url = `http://127.0.0.1:${port}`;
+    const exitedEarly = () => server?.child.exitCode !== null;
+    await waitFor(
+      "/readyz to answer 200",
+      async () => {
+        if (exitedEarly()) throw new Error(`serve exited:\n${server?.output.join("")}`);
+        return (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
+      },
+      30_000,
+      100,
+    );
+
+    const client = liveClient(url);
+    const session = await client.signIn();
+    await client.prepareTasks(session, emu);
+    const task = await client.createTask(session, "a bundled tune");
+    await waitFor(
+      "the task to succeed",
+      async () =>
+        (await client.listTasks(session)).find((t) => t.id === task.id)?.status === "success",
+      30_000,
+    );
+
+    // The maintenance commands run beside a serving instance on Postgres.
+    const sessions = await runToEnd(folder, ["sessions", "list", "--user", "demo"], env);
+    expect(sessions.output).toMatch(/^1 live session\(s\) of demo /m);
+    expect((await runToEnd(folder, ["prune"], env)).code).toBe(0);
+
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    const log = server.output.join("");
+    expect(log).toMatch(/"level":30,[^\n]*"route":"\/api\/tasks","status":201/);
+    expect(log).toContain('"msg":"listening"');
+  });
+});
+
+/** PGlite is the bundle's one external module: it must find its WebAssembly and data files. */
+it("migrates an embedded PGlite database from the bundled folder", async () => {
+  const work = mkdtempSync(join(tmpdir(), "overture-bundle-pglite-"));
+  try {
+    const folder = join(work, "overture-backend");
+    bundle(folder);
+    const env = liveEnv(0, "http://127.0.0.1:9", { dataDir: join(work, "data") });
+    const migrated = await runToEnd(folder, ["migrate"], env);
+    expect(migrated.output).toContain("migrations applied (pglite)");
+    expect(migrated.code).toBe(0);
+    const check = await runToEnd(folder, ["check-config"], env);
+    expect(check.output).toContain(`PGlite data folder ${join(work, "data")} exists`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}, 120_000);
