@@ -64,6 +64,8 @@ function isBase64Key(value: string): boolean {
   return atob(value).length === 32;
 }
 
+const MB = 1024 * 1024;
+
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const envSchema = z
@@ -120,12 +122,24 @@ export const envSchema = z
       .regex(/^[A-Za-z0-9._~+/-]+=*$/, "must be a bearer token: letters, digits and -._~+/ only")
       .optional(),
     NODE_ENV: z.string().optional(),
+    ARCHIVE_STORAGE: z.enum(["postgres", "folder", "off"]).optional(),
     ARCHIVE_DIR: z.string().min(1).optional(),
     ARCHIVE_ALLOWED_HOSTS: hostEntries,
+    ARCHIVE_MAX_FILE_MB: z.coerce.number().int().min(1).default(200),
+    ARCHIVE_QUOTA_MB: z.coerce.number().int().min(0).default(2048),
+    ARCHIVE_RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
     TRUST_PROXY: z.stringbool({ error: "must be true or false" }).default(false),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
       .default("info"),
+  })
+  .superRefine((env, ctx) => {
+    if (env.ARCHIVE_STORAGE === "folder" && env.ARCHIVE_DIR === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["ARCHIVE_DIR"],
+        message: "is required when ARCHIVE_STORAGE=folder: the folder archived results go to",
+      });
   })
   .transform((env) => ({
     port: env.PORT,
@@ -160,9 +174,20 @@ export const envSchema = z
     /** Unset: `/metrics` is public, and start-up warns about it in production. */
     metricsToken: env.METRICS_TOKEN,
     production: env.NODE_ENV === "production",
-    archiveDir: env.ARCHIVE_DIR,
-    /** Hosts besides PLATFORM_BASE_URL's origin that result files may be downloaded from. */
-    archiveAllowedHosts: env.ARCHIVE_ALLOWED_HOSTS,
+    archive: {
+      /** Where new results are stored; ARCHIVE_DIR alone keeps meaning `folder` (earlier releases). */
+      storage: env.ARCHIVE_STORAGE ?? (env.ARCHIVE_DIR === undefined ? "postgres" : "folder"),
+      /** Files archived to a folder are read from here whatever `storage` says now. */
+      dir: env.ARCHIVE_DIR,
+      /** Hosts besides PLATFORM_BASE_URL's origin that result files may be downloaded from. */
+      allowedHosts: env.ARCHIVE_ALLOWED_HOSTS,
+      maxFileBytes: env.ARCHIVE_MAX_FILE_MB * MB,
+      /** Per user, originals and renditions together; null: no limit. */
+      quotaBytes: env.ARCHIVE_QUOTA_MB === 0 ? null : env.ARCHIVE_QUOTA_MB * MB,
+      /** Archived files older than this are removed; null: kept for ever. */
+      retentionMs:
+        env.ARCHIVE_RETENTION_DAYS === 0 ? null : env.ARCHIVE_RETENTION_DAYS * 86_400_000,
+    },
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
   }));
