@@ -59,8 +59,10 @@ export const PLATFORM_UNAVAILABLE = "platform_unavailable";
 export const TASK_NOT_FOUND = "task_not_found";
 /** The task is final, or `unknown`: there is nothing to cancel. */
 export const NOT_CANCELLABLE = "not_cancellable";
-/** The task's result has no archived copy on this server. */
+/** The task's result has no archived copy on this server (or not in the format asked for). */
 export const NOT_ARCHIVED = "not_archived";
+/** The result was not archived: the user's archived files would exceed ARCHIVE_QUOTA_MB. */
+export const ARCHIVE_QUOTA_EXCEEDED = "archive_quota_exceeded";
 
 // Webhook deliveries (besides core's verification codes)
 /** No task waits for callbacks with this key. */
@@ -105,6 +107,7 @@ export const API_ERROR_CODES = [
   TASK_NOT_FOUND,
   NOT_CANCELLABLE,
   NOT_ARCHIVED,
+  ARCHIVE_QUOTA_EXCEEDED,
   UNKNOWN_TASK,
   NO_SECRET,
   MALFORMED_BODY,

@@ -1,13 +1,8 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { basename, join } from "node:path";
-import { Readable } from "node:stream";
-import { ApiError } from "../../lib/errors.ts";
-import type { TaskRow } from "../../db/schema/index.ts";
-import { NOT_ARCHIVED } from "../../schemas/error-codes.ts";
+import type { ArchiveFileRow } from "../../db/schema/index.ts";
+import type { FileStore } from "../../services/archive/store.ts";
 
 /** `bytes=a-b`, `bytes=a-` or `bytes=-n` (one range; RFC 9110 §14.1.2). Undefined → whole file. */
-function parseRange(
+export function parseRange(
   header: string | undefined,
   size: number,
 ): { start: number; end: number } | "unsatisfiable" | undefined {
@@ -18,6 +13,7 @@ function parseRange(
   let start: number;
   let end: number;
   if (from === "") {
+    if (Number(to) === 0) return "unsatisfiable";
     start = Math.max(0, size - Number(to));
     end = size - 1;
   } else {
@@ -27,35 +23,53 @@ function parseRange(
   return start > end || start >= size ? "unsatisfiable" : { start, end };
 }
 
-/** Streams an archived result; supports a single byte range so an audio element can seek. */
-export async function serveArchivedAudio(
-  dir: string,
-  row: TaskRow,
-  rangeHeader: string | undefined,
-): Promise<Response> {
-  const path = join(dir, basename(row.archivePath ?? ""));
-  const size = await stat(path).then(
-    (s) => s.size,
-    () => {
-      throw new ApiError(404, NOT_ARCHIVED, "The archived file is missing on this server.");
-    },
-  );
-  const headers = new Headers({
-    "Content-Type": row.archiveContentType ?? "application/octet-stream",
+export interface ServeHeaders {
+  range?: string | undefined;
+  "if-range"?: string | undefined;
+  "if-none-match"?: string | undefined;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  "audio/mpeg": "mp3",
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/wave": "wav",
+  "audio/flac": "flac",
+  "audio/ogg": "ogg",
+};
+
+/**
+ * Streams a stored file with one byte range, so an audio element can seek before the whole file
+ * has arrived. Files never change, so their id is a strong ETag: `If-None-Match` answers 304 and
+ * `If-Range` with another tag sends the whole file.
+ */
+export function serveStoredFile(
+  files: FileStore,
+  file: ArchiveFileRow,
+  headers: ServeHeaders,
+): Response {
+  const size = file.bytes;
+  const etag = `"${file.id}"`;
+  const extension = EXTENSIONS[file.contentType] ?? "bin";
+  const out = new Headers({
+    "Content-Type": file.contentType,
     "Accept-Ranges": "bytes",
-    "Cache-Control": "private, max-age=3600",
+    ETag: etag,
+    "Cache-Control": "private, max-age=86400",
+    "Content-Disposition": `inline; filename="${file.taskId}.${extension}"`,
   });
-  const range = parseRange(rangeHeader, size);
+  if (headers["if-none-match"]?.split(",").some((tag) => tag.trim() === etag))
+    return new Response(null, { status: 304, headers: out });
+  const ifRange = headers["if-range"];
+  const range =
+    ifRange === undefined || ifRange.trim() === etag ? parseRange(headers.range, size) : undefined;
   if (range === "unsatisfiable") {
-    headers.set("Content-Range", `bytes */${size}`);
-    return new Response(null, { status: 416, headers });
+    out.set("Content-Range", `bytes */${size}`);
+    return new Response(null, { status: 416, headers: out });
   }
   const { start, end } = range ?? { start: 0, end: size - 1 };
-  headers.set("Content-Length", String(end - start + 1));
-  if (range) headers.set("Content-Range", `bytes ${start}-${end}/${size}`);
-  const body =
-    size === 0
-      ? null
-      : (Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream<Uint8Array>);
-  return new Response(body, { status: range ? 206 : 200, headers });
+  out.set("Content-Length", String(end - start + 1));
+  if (range) out.set("Content-Range", `bytes ${start}-${end}/${size}`);
+  const body = size === 0 ? null : files.read(file, start, end);
+  return new Response(body, { status: range ? 206 : 200, headers: out });
 }
