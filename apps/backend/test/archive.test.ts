@@ -157,4 +157,53 @@ describeEachDriver("result archiving into Postgres (the default)", (driver) => {
       retention_days: null,
     });
   });
+
+  it("issues a media link an <audio> element can play with ranges, without a session", async () => {
+    const issued = await t.request(`/api/tasks/${taskId}/media-link?format=mp3`, {
+      method: "POST",
+      session: user.session,
+    });
+    expect(issued.status).toBe(200);
+    const link = (await issued.json()) as { url: string; expires_at: string };
+    expect(link.url.startsWith(`${t.config.publicUrl}/media/`)).toBe(true);
+    expect(Date.parse(link.expires_at) - t.clock.now()).toBe(6 * 3_600_000);
+    const path = new URL(link.url).pathname;
+    const part = await t.request(path, { headers: { Range: "bytes=0-99" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-type")).toBe("audio/mpeg");
+    expect(part.headers.get("referrer-policy")).toBe("no-referrer");
+    const mp3 = new Uint8Array(await (await audio("?format=mp3")).arrayBuffer());
+    expect(sameBytes(new Uint8Array(await part.arrayBuffer()), mp3.slice(0, 100))).toBe(true);
+    // The link names its task, format and owner, readably by nobody.
+    expect(path).not.toContain(taskId);
+  });
+
+  it("refuses an altered media link, and another user's task gets none", async () => {
+    const { url } = (await (
+      await t.request(`/api/tasks/${taskId}/media-link`, { method: "POST", session: user.session })
+    ).json()) as { url: string };
+    const path = new URL(url).pathname;
+    expect((await t.request(path)).status).toBe(200);
+    const altered = `${path.slice(0, -3)}${path.endsWith("A") ? "B" : "A"}${path.slice(-2)}`;
+    const refused = await t.request(altered);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: "media_link_invalid" });
+    const other = await t.signIn({ login: "ada" });
+    const theirs = await t.request(`/api/tasks/${taskId}/media-link`, {
+      method: "POST",
+      session: other.sessionToken,
+    });
+    expect(theirs.status).toBe(404);
+  });
+
+  it("refuses a media link once it has expired", async () => {
+    const { url } = (await (
+      await t.request(`/api/tasks/${taskId}/media-link`, { method: "POST", session: user.session })
+    ).json()) as { url: string };
+    const path = new URL(url).pathname;
+    await t.emu.control.clock.advance(6 * 3_600_000 - 1_000);
+    expect((await t.request(path, { headers: { Range: "bytes=0-0" } })).status).toBe(206);
+    await t.emu.control.clock.advance(1_000);
+    expect((await t.request(path)).status).toBe(403);
+  });
 });

@@ -56,3 +56,13 @@ export type ArchiveUsage = z.infer<typeof archiveUsageSchema>;
 
 /** `format` of the audio route: the original as stored (`wav`: only if it is one) or the MP3. */
 export const AUDIO_FORMATS = ["original", "wav", "mp3"] as const;
+
+/** A media link: the audio of one task in one format, without a session, until `expires_at`. */
+export const mediaLinkSchema = z
+  .object({
+    url: z.string(),
+    expires_at: z.string().openapi({ format: "date-time" }),
+  })
+  .openapi("MediaLink");
+
+export type MediaLink = z.infer<typeof mediaLinkSchema>;

@@ -63,6 +63,8 @@ export const NOT_CANCELLABLE = "not_cancellable";
 export const NOT_ARCHIVED = "not_archived";
 /** The result was not archived: the user's archived files would exceed ARCHIVE_QUOTA_MB. */
 export const ARCHIVE_QUOTA_EXCEEDED = "archive_quota_exceeded";
+/** A media link that was altered, expired, or sealed with a key no longer configured. */
+export const MEDIA_LINK_INVALID = "media_link_invalid";
 
 // Webhook deliveries (besides core's verification codes)
 /** No task waits for callbacks with this key. */
@@ -108,6 +110,7 @@ export const API_ERROR_CODES = [
   NOT_CANCELLABLE,
   NOT_ARCHIVED,
   ARCHIVE_QUOTA_EXCEEDED,
+  MEDIA_LINK_INVALID,
   UNKNOWN_TASK,
   NO_SECRET,
   MALFORMED_BODY,

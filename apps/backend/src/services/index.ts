@@ -66,7 +66,7 @@ export function createServices(base: BaseDeps) {
     selections,
     webhookSecrets,
   });
-  const archive = createArchiveServices(runtime, { fetch: base.fetch });
+  const archive = createArchiveServices(runtime, { fetch: base.fetch, vault: base.vault });
   const webhookIntake = createWebhookIntake(runtime);
   const liveEvents = createEventHub({
     database: base.database,

@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { AUDIO_FORMATS, peaksSchema } from "../../schemas/archive.ts";
 import { errorBody } from "../../schemas/common.ts";
 import { fieldErrorSchema, taskPageSchema, taskSchema } from "../../schemas/task.ts";
 import { json, sessionErrors } from "../shared-schemas.ts";
@@ -9,59 +8,6 @@ const security = [{ session: [] }];
 
 const idParams = z.object({
   id: z.string().openapi({ param: { name: "id", in: "path" }, format: "uuid" }),
-});
-
-const binary = (description: string) => ({
-  description,
-  content: { "audio/*": { schema: z.string().openapi({ format: "binary" }) } },
-});
-
-export const getTaskAudio = createRoute({
-  method: "get",
-  path: "/api/tasks/{id}/audio",
-  tags,
-  security,
-  summary: "A task's archived result: the original or the MP3 rendition, with one byte range",
-  request: {
-    params: idParams,
-    query: z.object({
-      format: z.enum(AUDIO_FORMATS).default("original").openapi({
-        description:
-          "`original` as the platform made it, `wav` (the original, if it is one) or `mp3` (the rendition; the original if that is already MP3)",
-      }),
-    }),
-    headers: z.object({
-      range: z.string().optional(),
-      "if-range": z.string().optional(),
-      "if-none-match": z.string().optional(),
-    }),
-  },
-  responses: {
-    200: binary("The whole file (`ETag` is strong; files never change)"),
-    206: binary("The requested range, with `Content-Range`"),
-    304: { description: "`If-None-Match` names this file" },
-    404: {
-      description:
-        "`task_not_found`, or `not_archived` (not yet, failed, expired or no such format)",
-      content: json(errorBody),
-    },
-    416: { description: "Range not satisfiable (`Content-Range: bytes */<size>`)" },
-    ...sessionErrors,
-  },
-});
-
-export const getTaskPeaks = createRoute({
-  method: "get",
-  path: "/api/tasks/{id}/peaks",
-  tags,
-  security,
-  summary: "The waveform of a task's archived result (a few KB; no audio is sent)",
-  request: { params: idParams },
-  responses: {
-    200: { description: "The waveform", content: json(peaksSchema) },
-    404: { description: "`task_not_found` or `not_archived`", content: json(errorBody) },
-    ...sessionErrors,
-  },
 });
 
 export const createTask = createRoute({
