@@ -43,3 +43,4 @@ export type FieldError = JSONParsed<task.FieldError>;
 export type TaskArchive = JSONParsed<archive.TaskArchive>;
 export type Peaks = JSONParsed<archive.PeaksJson>;
 export type ArchiveUsage = JSONParsed<archive.ArchiveUsage>;
+export type MediaLink = JSONParsed<archive.MediaLink>;
