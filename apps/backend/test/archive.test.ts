@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Peaks } from "../src/api.ts";
 import {
@@ -205,5 +206,17 @@ describeEachDriver("result archiving into Postgres (the default)", (driver) => {
     expect((await t.request(path, { headers: { Range: "bytes=0-0" } })).status).toBe(206);
     await t.emu.control.clock.advance(1_000);
     expect((await t.request(path)).status).toBe(403);
+  });
+
+  it("queues results that finished while archiving was off when an archiver starts", async () => {
+    const done = await finishedTask(t, user.session);
+    // As a task of a release that did not archive by default was left.
+    await t.database.db.execute(sql`update tasks set archive_status = null where id = ${done.id}`);
+    expect((await getTask(t, user.session, done.id)).archive).toBeNull();
+    await archiverOf(t).start();
+    await archiverOf(t).stop();
+    expect((await getTask(t, user.session, done.id)).archive?.status).toBe("pending");
+    expect(await archiverOf(t).runOnce()).toBe(1);
+    expect((await getTask(t, user.session, done.id)).archive?.status).toBe("archived");
   });
 });

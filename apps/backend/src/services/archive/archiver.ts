@@ -178,7 +178,24 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
     });
   }
 
-  return periodicRounds({
+  /**
+   * Results that finished while archiving was off (or before it was on by default) and whose link
+   * still works are queued once when an archiver starts: nothing is lost by upgrading.
+   */
+  async function adoptUnarchived(): Promise<void> {
+    const now = new Date(clock.now()).toISOString();
+    const adopted = await queryRows<{ id: string }>(
+      db,
+      sql`update tasks set archive_status = 'pending', archive_next_at = ${now}::timestamptz
+          where status = 'success' and archive_status is null and file_url is not null
+            and (file_expires_at is null or file_expires_at > ${now}::timestamptz)
+          returning id`,
+    );
+    if (adopted.length > 0)
+      logger.info({ tasks: adopted.length }, "earlier results queued for archiving");
+  }
+
+  const rounds = periodicRounds({
     run: async () => {
       let count = 0;
       for (let task = await claim(); task; task = count < ROUND_LIMIT ? await claim() : undefined) {
@@ -192,6 +209,16 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
     logger,
     what: "archive round",
   });
+  return {
+    ...rounds,
+    adoptUnarchived,
+    async start(): Promise<void> {
+      await adoptUnarchived().catch((error: unknown) => {
+        logger.warn({ err: errorMessage(error) }, "queueing earlier results for archiving failed");
+      });
+      await rounds.start();
+    },
+  };
 }
 
 export type Archiver = ReturnType<typeof createArchiver>;
