@@ -43,7 +43,8 @@ export function createArchiveRetention(
         .returning({ storage: archiveFiles.storage, path: archiveFiles.path });
       await tx.delete(archivePeaks).where(inArray(archivePeaks.taskId, ids));
       const now = new Date(clock.now());
-      const before = [...rows.values()];
+      // Another instance's batch may have expired a task of this one first: no second event.
+      const before = [...rows.values()].filter((row) => row.archiveStatus !== "expired");
       const after = before.map((row) => ({
         ...row,
         archiveStatus: "expired" as const,
