@@ -11,12 +11,20 @@
  */
 import type { JSONParsed } from "hono/utils/types";
 import type * as account from "./schemas/account.ts";
+import type * as archive from "./schemas/archive.ts";
 import type * as credentials from "./schemas/credentials.ts";
 import type * as rejections from "./schemas/rejections.ts";
 import type * as task from "./schemas/task.ts";
 
 export type { AppType } from "./app.ts";
-export { TASK_STATES, type TaskState } from "./schemas/task-states.ts";
+export {
+  ARCHIVE_FAILURES,
+  ARCHIVE_STATES,
+  TASK_STATES,
+  type ArchiveFailure,
+  type ArchiveState,
+  type TaskState,
+} from "./schemas/task-states.ts";
 export * from "./schemas/error-codes.ts";
 
 export type PublicUser = JSONParsed<account.PublicUser>;
@@ -32,3 +40,7 @@ export type Task = JSONParsed<task.Task>;
 export type TaskPage = JSONParsed<task.TaskPage>;
 export type Quota = JSONParsed<task.Quota>;
 export type FieldError = JSONParsed<task.FieldError>;
+export type TaskArchive = JSONParsed<archive.TaskArchive>;
+export type Peaks = JSONParsed<archive.PeaksJson>;
+export type ArchiveUsage = JSONParsed<archive.ArchiveUsage>;
+export type MediaLink = JSONParsed<archive.MediaLink>;

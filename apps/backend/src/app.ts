@@ -9,6 +9,7 @@ import { docsPage, type OpenApiDocument } from "./routes/docs/docs.page.ts";
 import { healthRouter } from "./routes/health/health.handlers.ts";
 import { eventsRouter } from "./routes/events/events.handlers.ts";
 import { quotaRouter } from "./routes/quota/quota.handlers.ts";
+import { archiveRouter } from "./routes/archive/archive.handlers.ts";
 import { rejectionsRouter } from "./routes/rejections/rejections.handlers.ts";
 import { tasksRouter } from "./routes/tasks/tasks.handlers.ts";
 import { webhooksRouter } from "./routes/webhooks/webhooks.handlers.ts";
@@ -44,6 +45,7 @@ export function createApp(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
     .route("/", credentialsRouter(deps))
     .route("/", tasksRouter(deps))
     .route("/", quotaRouter(deps))
+    .route("/", archiveRouter(deps))
     .route("/", eventsRouter(deps, takeover))
     .route("/", webhooksRouter(deps))
     .route("/", rejectionsRouter(deps));

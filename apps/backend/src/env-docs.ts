@@ -39,9 +39,17 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
     "A live-event stream is ended (and resumed by the client) after this long.",
   METRICS_TOKEN: "Bearer token `/metrics` requires (16+ characters). Unset: `/metrics` is public.",
   NODE_ENV: "`production` turns on the warnings about a public `/metrics`.",
-  ARCHIVE_DIR: "Folder successful results are archived to before their download link expires.",
+  ARCHIVE_STORAGE:
+    "Where results are archived: `postgres` (chunks every instance reads), `folder` (`ARCHIVE_DIR`) or `off`. Unset: `folder` if `ARCHIVE_DIR` is set, else `postgres`.",
+  ARCHIVE_DIR:
+    "Folder for `ARCHIVE_STORAGE=folder`; set alone it means `folder`. Files archived there are read from it whatever the storage is now.",
   ARCHIVE_ALLOWED_HOSTS:
     "Hosts besides PLATFORM_BASE_URL's the archiver may download from (`host` or `host:port`).",
+  ARCHIVE_MAX_FILE_MB: "Largest result file archived; a larger one fails `file_too_large`.",
+  ARCHIVE_QUOTA_MB:
+    "Archive space per user, originals and MP3 renditions together; `0`: no limit. Over it, the result is not archived and the user is told.",
+  ARCHIVE_RETENTION_DAYS:
+    "Archived results older than this are removed and the task shows `expired`; `0`: kept for ever.",
   TRUST_PROXY:
     "Behind a reverse proxy: take the client address from `X-Forwarded-For` (rate limits).",
   LOG_LEVEL:

@@ -87,10 +87,37 @@ describe("parseEnv", () => {
     ).toHaveLength(1);
   });
 
+  it("archives into Postgres by default, with a 2 GiB quota per user and no retention limit", () => {
+    expect(parseEnv(valid).archive).toMatchObject({
+      storage: "postgres",
+      quotaBytes: 2048 * 1024 * 1024,
+      retentionMs: null,
+    });
+  });
+
+  it("archives into ARCHIVE_DIR when only the folder is set, as earlier releases did", () => {
+    expect(parseEnv({ ...valid, ARCHIVE_DIR: "/srv/archive" }).archive).toMatchObject({
+      storage: "folder",
+      dir: "/srv/archive",
+    });
+  });
+
+  it("refuses ARCHIVE_STORAGE=folder without ARCHIVE_DIR", () => {
+    expect(problems({ ...valid, ARCHIVE_STORAGE: "folder" })).toEqual([
+      expect.stringMatching(/^ARCHIVE_DIR: is required when ARCHIVE_STORAGE=folder/),
+    ]);
+  });
+
+  it("reads a quota of 0 as no limit and retention in days", () => {
+    expect(
+      parseEnv({ ...valid, ARCHIVE_QUOTA_MB: "0", ARCHIVE_RETENTION_DAYS: "30" }).archive,
+    ).toMatchObject({ quotaBytes: null, retentionMs: 30 * 86_400_000 });
+  });
+
   it("reads ARCHIVE_ALLOWED_HOSTS as host names with optional ports", () => {
     expect(
       parseEnv({ ...valid, ARCHIVE_ALLOWED_HOSTS: "cdn.example.com, files.example.com:8443" })
-        .archiveAllowedHosts,
+        .archive.allowedHosts,
     ).toEqual([{ hostname: "cdn.example.com" }, { hostname: "files.example.com", port: 8443 }]);
   });
 

@@ -64,6 +64,8 @@ function isBase64Key(value: string): boolean {
   return atob(value).length === 32;
 }
 
+const MB = 1024 * 1024;
+
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** A retention age in days: at least one, so a row is never pruned while it is still in use. */
@@ -124,8 +126,12 @@ export const envVariables = z.object({
     .regex(/^[A-Za-z0-9._~+/-]+=*$/, "must be a bearer token: letters, digits and -._~+/ only")
     .optional(),
   NODE_ENV: z.string().optional(),
+  ARCHIVE_STORAGE: z.enum(["postgres", "folder", "off"]).optional(),
   ARCHIVE_DIR: z.string().min(1).optional(),
   ARCHIVE_ALLOWED_HOSTS: hostEntries,
+  ARCHIVE_MAX_FILE_MB: z.coerce.number().int().min(1).default(200),
+  ARCHIVE_QUOTA_MB: z.coerce.number().int().min(0).default(2048),
+  ARCHIVE_RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
   TRUST_PROXY: z.stringbool({ error: "must be true or false" }).default(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RETENTION_WEBHOOK_EVENTS_DAYS: days(30),
@@ -135,53 +141,73 @@ export const envVariables = z.object({
   RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
 });
 
-export const envSchema = envVariables.transform((env) => ({
-  port: env.PORT,
-  host: env.HOST,
-  publicUrl: env.PUBLIC_URL,
-  platform: {
-    baseUrl: env.PLATFORM_BASE_URL,
-    apiUrl: env.PLATFORM_API_URL ?? env.PLATFORM_BASE_URL,
-    clientId: env.PLATFORM_CLIENT_ID,
-    clientSecret: env.PLATFORM_CLIENT_SECRET,
-    clientAuth: env.PLATFORM_CLIENT_AUTH,
-  },
-  extension: { redirectUrls: env.EXTENSION_REDIRECT_URLS, origins: env.EXTENSION_ORIGINS },
-  database: env.DATABASE_URL
-    ? ({ driver: "pg", url: env.DATABASE_URL } as const)
-    : ({ driver: "pglite", dataDir: env.PGLITE_DATA_DIR } as const),
-  encryptionKeys: env.TOKEN_ENCRYPTION_KEYS,
-  webhook: {
-    toleranceMs: env.WEBHOOK_TOLERANCE_SECONDS * 1000,
-    secretGraceMs: env.WEBHOOK_SECRET_GRACE_SECONDS * 1000,
-    maxBodyBytes: env.WEBHOOK_MAX_BODY_BYTES,
-  },
-  http: { requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000 },
-  sessionTtlMs: env.SESSION_TTL_DAYS * 86_400_000,
-  /** A `submitting` task older than this was orphaned by a crash mid-submit: it turns `unknown`. */
-  tasks: { staleSubmitMs: env.TASK_STALE_SUBMIT_SECONDS * 1000 },
-  /** Per stream: the route hands these to the event hub with each stream it opens. */
-  sse: {
-    maxPerUser: env.SSE_MAX_STREAMS_PER_USER,
-    maxLifetimeMs: env.SSE_MAX_STREAM_SECONDS * 1000,
-  },
-  /** Unset: `/metrics` is public, and start-up warns about it in production. */
-  metricsToken: env.METRICS_TOKEN,
-  production: env.NODE_ENV === "production",
-  archiveDir: env.ARCHIVE_DIR,
-  /** Hosts besides PLATFORM_BASE_URL's origin that result files may be downloaded from. */
-  archiveAllowedHosts: env.ARCHIVE_ALLOWED_HOSTS,
-  trustProxy: env.TRUST_PROXY,
-  logLevel: env.LOG_LEVEL,
-  /** How long rows that only serve troubleshooting or replay are kept (services/retention). */
-  retention: {
-    webhookEventsMs: env.RETENTION_WEBHOOK_EVENTS_DAYS * 86_400_000,
-    taskEventsMs: env.RETENTION_TASK_EVENTS_DAYS * 86_400_000,
-    webhookRejectionsMs: env.RETENTION_WEBHOOK_REJECTIONS_DAYS * 86_400_000,
-    expiredSignInMs: env.RETENTION_EXPIRED_SIGN_IN_HOURS * 3_600_000,
-    intervalMs: env.RETENTION_INTERVAL_MINUTES * 60_000,
-  },
-}));
+export const envSchema = envVariables
+  .superRefine((env, ctx) => {
+    if (env.ARCHIVE_STORAGE === "folder" && env.ARCHIVE_DIR === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["ARCHIVE_DIR"],
+        message: "is required when ARCHIVE_STORAGE=folder: the folder archived results go to",
+      });
+  })
+  .transform((env) => ({
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl: env.PUBLIC_URL,
+    platform: {
+      baseUrl: env.PLATFORM_BASE_URL,
+      apiUrl: env.PLATFORM_API_URL ?? env.PLATFORM_BASE_URL,
+      clientId: env.PLATFORM_CLIENT_ID,
+      clientSecret: env.PLATFORM_CLIENT_SECRET,
+      clientAuth: env.PLATFORM_CLIENT_AUTH,
+    },
+    extension: { redirectUrls: env.EXTENSION_REDIRECT_URLS, origins: env.EXTENSION_ORIGINS },
+    database: env.DATABASE_URL
+      ? ({ driver: "pg", url: env.DATABASE_URL } as const)
+      : ({ driver: "pglite", dataDir: env.PGLITE_DATA_DIR } as const),
+    encryptionKeys: env.TOKEN_ENCRYPTION_KEYS,
+    webhook: {
+      toleranceMs: env.WEBHOOK_TOLERANCE_SECONDS * 1000,
+      secretGraceMs: env.WEBHOOK_SECRET_GRACE_SECONDS * 1000,
+      maxBodyBytes: env.WEBHOOK_MAX_BODY_BYTES,
+    },
+    http: { requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000 },
+    sessionTtlMs: env.SESSION_TTL_DAYS * 86_400_000,
+    /** A `submitting` task older than this was orphaned by a crash mid-submit: it turns `unknown`. */
+    tasks: { staleSubmitMs: env.TASK_STALE_SUBMIT_SECONDS * 1000 },
+    /** Per stream: the route hands these to the event hub with each stream it opens. */
+    sse: {
+      maxPerUser: env.SSE_MAX_STREAMS_PER_USER,
+      maxLifetimeMs: env.SSE_MAX_STREAM_SECONDS * 1000,
+    },
+    /** Unset: `/metrics` is public, and start-up warns about it in production. */
+    metricsToken: env.METRICS_TOKEN,
+    production: env.NODE_ENV === "production",
+    archive: {
+      /** Where new results are stored; ARCHIVE_DIR alone keeps meaning `folder` (earlier releases). */
+      storage: env.ARCHIVE_STORAGE ?? (env.ARCHIVE_DIR === undefined ? "postgres" : "folder"),
+      /** Files archived to a folder are read from here whatever `storage` says now. */
+      dir: env.ARCHIVE_DIR,
+      /** Hosts besides PLATFORM_BASE_URL's origin that result files may be downloaded from. */
+      allowedHosts: env.ARCHIVE_ALLOWED_HOSTS,
+      maxFileBytes: env.ARCHIVE_MAX_FILE_MB * MB,
+      /** Per user, originals and renditions together; null: no limit. */
+      quotaBytes: env.ARCHIVE_QUOTA_MB === 0 ? null : env.ARCHIVE_QUOTA_MB * MB,
+      /** Archived files older than this are removed; null: kept for ever. */
+      retentionMs:
+        env.ARCHIVE_RETENTION_DAYS === 0 ? null : env.ARCHIVE_RETENTION_DAYS * 86_400_000,
+    },
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    /** How long rows that only serve troubleshooting or replay are kept (services/retention). */
+    retention: {
+      webhookEventsMs: env.RETENTION_WEBHOOK_EVENTS_DAYS * 86_400_000,
+      taskEventsMs: env.RETENTION_TASK_EVENTS_DAYS * 86_400_000,
+      webhookRejectionsMs: env.RETENTION_WEBHOOK_REJECTIONS_DAYS * 86_400_000,
+      expiredSignInMs: env.RETENTION_EXPIRED_SIGN_IN_HOURS * 3_600_000,
+      intervalMs: env.RETENTION_INTERVAL_MINUTES * 60_000,
+    },
+  }));
 
 export type Config = z.output<typeof envSchema>;
 export type DatabaseConfig = Config["database"];

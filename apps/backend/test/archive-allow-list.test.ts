@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { tasks } from "../src/db/schema/index.ts";
-import type { Archiver } from "../src/services/tasks/archiver.ts";
+import type { Archiver } from "../src/services/archive/archiver.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { PLATFORM_BASE_URL, startTestBackend, type TestBackend } from "./support/harness.ts";
 import { createTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
@@ -39,8 +39,8 @@ describeEachDriver("result archiving allow-list", (driver) => {
       },
     });
     user = await setUpTaskUser(t, { webhookSecret: true });
-    const configured = t.backend.deps.services.archiver;
-    if (!configured) throw new Error("ARCHIVE_DIR is set, so the archiver must exist");
+    const configured = t.backend.deps.services.archive.archiver;
+    if (!configured) throw new Error("archiving is on by default, so the archiver must exist");
     archiver = configured;
   });
   afterAll(async () => {

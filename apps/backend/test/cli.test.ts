@@ -162,6 +162,7 @@ describePg("overture-backend on a Postgres database", () => {
     const pruned = await run(["prune"], env);
     expect(pruned.code).toBe(0);
     expect(pruned.out).toContain("task_events: 0 deleted");
+    expect(pruned.out).toContain("archived results: 0 removed");
     expect(await run(["reseal"], env)).toMatchObject({ code: 0, out: "re-sealed under key t1: 0" });
   });
 

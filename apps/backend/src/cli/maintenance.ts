@@ -1,3 +1,4 @@
+import { createBackend } from "../backend.ts";
 import { openDatabase, type Database } from "../db/client.ts";
 import type { Config } from "../env.ts";
 import { systemClock } from "../lib/clock.ts";
@@ -40,12 +41,26 @@ export async function reseal(config: Config, io: CliIo): Promise<number> {
   return EXIT.failed;
 }
 
-/** `overture-backend prune`: one retention round (RETENTION_*), as every instance runs hourly. */
+/**
+ * `overture-backend prune`: one retention round (RETENTION_*) and one archive-retention round
+ * (ARCHIVE_RETENTION_DAYS), as every instance runs them hourly.
+ */
 export async function prune(config: Config, io: CliIo): Promise<number> {
   const logger = stderrLogger(config, io);
-  const outcome = await withDatabase(config, ({ db }) =>
-    createRetention({ db, clock: systemClock, config, logger }).runNow(),
-  );
+  const { outcome, archived } = await withDatabase(config, async (database) => {
+    const outcome = await createRetention({
+      db: database.db,
+      clock: systemClock,
+      config,
+      logger,
+    }).runNow();
+    // Expiring an archived result also tells the owner's clients (a task event): that takes the
+    // task services, built here without starting any worker.
+    const backend = await createBackend(config, { database, logger, workers: false });
+    const archived = await backend.deps.services.archive.retention.runOnce();
+    return { outcome, archived };
+  });
   for (const [table, deleted] of Object.entries(outcome)) io.out(`${table}: ${deleted} deleted`);
+  io.out(`archived results: ${archived} removed`);
   return EXIT.ok;
 }

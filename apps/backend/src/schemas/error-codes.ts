@@ -59,8 +59,12 @@ export const PLATFORM_UNAVAILABLE = "platform_unavailable";
 export const TASK_NOT_FOUND = "task_not_found";
 /** The task is final, or `unknown`: there is nothing to cancel. */
 export const NOT_CANCELLABLE = "not_cancellable";
-/** The task's result has no archived copy on this server. */
+/** The task's result has no archived copy on this server (or not in the format asked for). */
 export const NOT_ARCHIVED = "not_archived";
+/** The result was not archived: the user's archived files would exceed ARCHIVE_QUOTA_MB. */
+export const ARCHIVE_QUOTA_EXCEEDED = "archive_quota_exceeded";
+/** A media link that was altered, expired, or sealed with a key no longer configured. */
+export const MEDIA_LINK_INVALID = "media_link_invalid";
 
 // Webhook deliveries (besides core's verification codes)
 /** No task waits for callbacks with this key. */
@@ -105,6 +109,8 @@ export const API_ERROR_CODES = [
   TASK_NOT_FOUND,
   NOT_CANCELLABLE,
   NOT_ARCHIVED,
+  ARCHIVE_QUOTA_EXCEEDED,
+  MEDIA_LINK_INVALID,
   UNKNOWN_TASK,
   NO_SECRET,
   MALFORMED_BODY,

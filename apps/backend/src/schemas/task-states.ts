@@ -17,3 +17,26 @@ export const TASK_STATES = [
   "cancelled",
 ] as const;
 export type TaskState = (typeof TASK_STATES)[number];
+
+/**
+ * Where a successful task's result is in archiving: `pending` (to be downloaded), `archived`
+ * (stored; every instance serves it), `failed` (see the task's `archive.error`), `expired`
+ * (removed after the retention period). Null: nothing to archive (not a success, or archiving off).
+ */
+export const ARCHIVE_STATES = ["pending", "archived", "failed", "expired"] as const;
+export type ArchiveState = (typeof ARCHIVE_STATES)[number];
+
+/**
+ * Why a result was not archived (`archive.error` of a task whose archive `failed`):
+ * `download_failed` (after every retry, or the link expired), `url_refused` (a host outside the
+ * allow-list), `file_too_large` (over ARCHIVE_MAX_FILE_MB), `not_audio`, `archive_quota_exceeded`
+ * (the user's archived files would exceed ARCHIVE_QUOTA_MB).
+ */
+export const ARCHIVE_FAILURES = [
+  "download_failed",
+  "url_refused",
+  "file_too_large",
+  "not_audio",
+  "archive_quota_exceeded",
+] as const;
+export type ArchiveFailure = (typeof ARCHIVE_FAILURES)[number];

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { taskArchiveSchema } from "./archive.ts";
 import { isoTime } from "./common.ts";
 import { TASK_STATES } from "./task-states.ts";
 
@@ -39,10 +40,10 @@ export const taskSchema = z
     file_expires_at: isoTime
       .nullable()
       .openapi({ description: "A signed link's own expiry, else completion + 24 h (spec 8)" }),
-    audio_url: z
-      .string()
-      .nullable()
-      .openapi({ description: "The backend's archived copy (session bearer), when archived" }),
+    audio_url: z.string().nullable().openapi({
+      description: "The backend's archived original (session bearer), when archived; see `archive`",
+    }),
+    archive: taskArchiveSchema.nullable(),
     created_at: isoTime,
     submitted_at: isoTime.nullable(),
     finished_at: isoTime.nullable(),

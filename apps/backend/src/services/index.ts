@@ -15,6 +15,7 @@ import { createProxyTokenService } from "./credentials/proxy-tokens.ts";
 import { createResealer } from "./credentials/reseal.ts";
 import { createSelectionService } from "./credentials/selections.ts";
 import { createWebhookSecretService } from "./credentials/webhook-secrets.ts";
+import { createArchiveServices } from "./archive/index.ts";
 import { createEventHub } from "./events/hub.ts";
 import { createRetention } from "./retention/prune.ts";
 import { createWebhookIntake } from "./intake/index.ts";
@@ -60,12 +61,13 @@ export function createServices(base: BaseDeps) {
   const accessTokens = createAccessTokenCatalog(base, grants);
   const selections = createSelectionService(base, accessTokens);
   const webhookSecrets = createWebhookSecretService(base);
-  const { runtime, tasks, taskQueue, reconciler, archiver } = createTaskServices({
+  const { runtime, tasks, taskQueue, reconciler } = createTaskServices({
     ...base,
     proxyTokens,
     selections,
     webhookSecrets,
   });
+  const archive = createArchiveServices(runtime, { fetch: base.fetch, vault: base.vault });
   const webhookIntake = createWebhookIntake(runtime);
   const liveEvents = createEventHub({
     database: base.database,
@@ -94,21 +96,22 @@ export function createServices(base: BaseDeps) {
     tasks,
     taskQueue,
     reconciler,
-    archiver,
+    archive,
     webhookIntake,
     liveEvents,
   };
   /**
    * Started in this order and stopped in reverse: live events are up before anything appends
-   * an event and down last, so intake, the queue, the reconciler and the archiver finish (and
-   * their events reach the streams) before the streams close.
+   * an event and down last, so intake, the queue, the reconciler, the archiver and archive
+   * retention finish (and their events reach the streams) before the streams close.
    */
   const workers: Worker[] = [
     liveEvents,
     webhookIntake,
     taskQueue,
     reconciler,
-    ...(archiver ? [archiver] : []),
+    ...(archive.archiver ? [archive.archiver] : []),
+    archive.retention,
     resealer,
     retention,
   ];

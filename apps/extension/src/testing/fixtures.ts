@@ -26,6 +26,7 @@ export function task(overrides: Partial<Task> = {}): Task {
     file_url: null,
     file_expires_at: null,
     audio_url: null,
+    archive: null,
     created_at: "2025-01-01T10:00:00.000Z",
     submitted_at: "2025-01-01T10:00:01.000Z",
     finished_at: null,

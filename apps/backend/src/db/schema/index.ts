@@ -2,3 +2,4 @@ export * from "./users.ts";
 export * from "./auth.ts";
 export * from "./credentials.ts";
 export * from "./tasks.ts";
+export * from "./archive.ts";

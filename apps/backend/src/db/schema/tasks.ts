@@ -11,7 +11,7 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
-import { TASK_STATES } from "../../schemas/task-states.ts";
+import { ARCHIVE_STATES, TASK_STATES } from "../../schemas/task-states.ts";
 import { users } from "./users.ts";
 
 export const tasks = pgTable(
@@ -36,11 +36,13 @@ export const tasks = pgTable(
     unknownStatus: text("unknown_status"),
     fileUrl: text("file_url"),
     fileExpiresAt: timestamp("file_expires_at", { withTimezone: true }),
-    archivePath: text("archive_path"),
-    /** `pending` while the result file still has to be downloaded into ARCHIVE_DIR. */
-    archiveStatus: text("archive_status", { enum: ["pending", "archived", "failed"] }),
-    archiveContentType: text("archive_content_type"),
-    archiveBytes: bigint("archive_bytes", { mode: "number" }),
+    /**
+     * `pending` while the result still has to be downloaded (its files: `archive_files`);
+     * `expired` once retention removed them.
+     */
+    archiveStatus: text("archive_status", { enum: ARCHIVE_STATES }),
+    /** Why archiving failed, as an error code (`archive_quota_exceeded`…). */
+    archiveError: text("archive_error"),
     archiveAttempts: integer("archive_attempts").notNull().default(0),
     /** When the archiver may next try (also its lease while it downloads). */
     archiveNextAt: timestamp("archive_next_at", { withTimezone: true }),

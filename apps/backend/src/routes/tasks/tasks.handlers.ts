@@ -4,9 +4,8 @@ import { type AppEnv, validationHook } from "../../app-env.ts";
 import type { AppDeps } from "../../services/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { requireSession } from "../../middleware/session.ts";
-import { serveArchivedAudio } from "./audio.ts";
-import { cancelTask, createTask, getTask, getTaskAudio, listTasks } from "./tasks.routes.ts";
-import { INVALID_REQUEST, NOT_ARCHIVED } from "../../schemas/error-codes.ts";
+import { cancelTask, createTask, getTask, listTasks } from "./tasks.routes.ts";
+import { INVALID_REQUEST } from "../../schemas/error-codes.ts";
 
 function parseStatuses(value: string | undefined): TaskState[] | undefined {
   if (!value) return undefined;
@@ -26,7 +25,7 @@ function parseStatuses(value: string | undefined): TaskState[] | undefined {
 }
 
 export function tasksRouter(deps: AppDeps) {
-  const { sessions, tasks, archiver } = deps.services;
+  const { sessions, tasks } = deps.services;
   const middleware = requireSession(sessions);
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -52,16 +51,5 @@ export function tasksRouter(deps: AppDeps) {
         c.req.valid("param").id,
       );
       return pending ? c.json(task, 202) : c.json(task, 200);
-    })
-    .openapi({ ...getTaskAudio, middleware }, async (c) => {
-      const row = await tasks.owned(c.get("session").userId, c.req.valid("param").id);
-      if (!archiver || row.archiveStatus !== "archived" || !row.archivePath) {
-        throw new ApiError(
-          404,
-          NOT_ARCHIVED,
-          "This task's result is not archived here; use its file_url while it lasts.",
-        );
-      }
-      return serveArchivedAudio(archiver.dir, row, c.req.valid("header").range);
     });
 }

@@ -10,28 +10,6 @@ const idParams = z.object({
   id: z.string().openapi({ param: { name: "id", in: "path" }, format: "uuid" }),
 });
 
-export const getTaskAudio = createRoute({
-  method: "get",
-  path: "/api/tasks/{id}/audio",
-  tags,
-  security,
-  summary: "The archived result file of a task (when ARCHIVE_DIR is set); supports one byte range",
-  request: { params: idParams, headers: z.object({ range: z.string().optional() }) },
-  responses: {
-    200: {
-      description: "The whole file",
-      content: { "audio/*": { schema: z.string().openapi({ format: "binary" }) } },
-    },
-    206: {
-      description: "The requested range",
-      content: { "audio/*": { schema: z.string().openapi({ format: "binary" }) } },
-    },
-    404: { description: "`task_not_found` or `not_archived`", content: json(errorBody) },
-    416: { description: "Range not satisfiable" },
-    ...sessionErrors,
-  },
-});
-
 export const createTask = createRoute({
   method: "post",
   path: "/api/tasks",

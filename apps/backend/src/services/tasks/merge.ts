@@ -53,7 +53,7 @@ export function reportOfTask(
 export interface MergeContext {
   now: number;
   schedule: PollSchedule;
-  /** Whether results are archived (ARCHIVE_DIR set). */
+  /** Whether results are archived (ARCHIVE_STORAGE is not `off`). */
   archive: boolean;
   /** Result links are assumed to live this long after completion (spec 8: "usually 24 hours"). */
   fileTtlMs: number;

@@ -59,7 +59,7 @@ export function createTaskRuntime(deps: TaskDeps) {
       expectedDurationMs: deps.expectedDurationMs ?? DEFAULT_EXPECTED_DURATION_MS,
       random,
     },
-    archive: deps.config.archiveDir !== undefined,
+    archive: deps.config.archive.storage !== "off",
     fileTtlMs: FILE_TTL_MS,
     publicUrl: deps.config.publicUrl,
   });

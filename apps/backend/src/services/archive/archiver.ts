@@ -1,0 +1,224 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { queryRows } from "../../db/rows.ts";
+import { archivePeaks, tasks } from "../../db/schema/index.ts";
+import { errorMessage } from "../../lib/error-summary.ts";
+import { periodicRounds } from "../../lib/periodic.ts";
+import type { TaskRuntime } from "../tasks/runtime.ts";
+import { analyseAudio, type Analysis } from "./analyse.ts";
+import { ArchiveError, createDownloader, type Downloaded, RefusedUrlError } from "./download.ts";
+import { checkQuota, lockUserArchive } from "./quota.ts";
+import { RENDITION_CONTENT_TYPE } from "./rendition.ts";
+import type { FileStore } from "./store.ts";
+
+export interface ArchiverOptions {
+  files: FileStore;
+  /** Used to download result files (tests route it to the emulator). */
+  fetch: typeof fetch;
+  intervalMs?: number;
+  maxAttempts?: number;
+}
+
+/** Longer than a download may take (2 min) plus analysis and storing: one claim, one fetch. */
+const LEASE_MS = 10 * 60_000;
+/** Results archived per round at most; the next round goes on. */
+const ROUND_LIMIT = 10;
+
+interface Claimed {
+  id: string;
+  user_id: string;
+  file_url: string;
+}
+
+/**
+ * Copies each successful result before the platform's link expires (spec 8: "usually 24 hours")
+ * into the file store, with its waveform peaks and an MP3 rendition. Claims `pending` tasks with
+ * `FOR UPDATE SKIP LOCKED` and a lease, like the reconciler, so one instance fetches each result
+ * once. The download goes to a scratch file; the files, peaks and the task's `archived` state are
+ * then written in one transaction, after the quota check: a failure leaves nothing behind.
+ */
+export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
+  const { db, clock, logger, config } = runtime.deps;
+  const { files } = options;
+  const quotaBytes = config.archive.quotaBytes;
+  const maxAttempts = options.maxAttempts ?? 5;
+  const downloader = createDownloader({
+    fetch: options.fetch,
+    maxBytes: config.archive.maxFileBytes,
+    allowList: {
+      origins: [new URL(config.platform.baseUrl).origin],
+      hosts: config.archive.allowedHosts,
+    },
+  });
+
+  /** One task at a time: its lease then covers only its own download, however slow the others. */
+  async function claim(): Promise<Claimed | undefined> {
+    const now = new Date(clock.now()).toISOString();
+    const lease = new Date(clock.now() + LEASE_MS).toISOString();
+    const [task] = await queryRows<Claimed>(
+      db,
+      sql`
+      update tasks set archive_next_at = ${lease}::timestamptz
+      where id in (
+        select id from tasks where archive_status = 'pending' and archive_next_at <= ${now}::timestamptz
+        order by archive_next_at limit 1 for update skip locked)
+      returning id, user_id, file_url`,
+    );
+    return task;
+  }
+
+  async function analyse(taskId: string, path: string, bytes: number) {
+    try {
+      return await analyseAudio(path, bytes);
+    } catch (error) {
+      // Unreadable samples still leave a playable original: archive it without extras.
+      logger.warn({ taskId, err: errorMessage(error) }, "no peaks or rendition for a result");
+      return undefined;
+    }
+  }
+
+  /** Stores the files, peaks and the `archived` state at once, or nothing. */
+  async function store(
+    task: Claimed,
+    userId: number,
+    path: string,
+    { contentType, bytes }: Downloaded,
+    extra?: Analysis,
+  ) {
+    const undos: (() => Promise<void>)[] = [];
+    try {
+      await db.transaction(async (tx) => {
+        const [row] = await tx.select().from(tasks).where(eq(tasks.id, task.id)).for("update");
+        // Deleted meanwhile, or already archived (a lease outlived): nothing to store.
+        if (row?.archiveStatus !== "pending") return;
+        await lockUserArchive(tx, userId);
+        const base = { taskId: task.id, userId };
+        const original = { ...base, kind: "original" as const, contentType, bytes };
+        undos.push((await files.save(tx, { ...original, source: { path } })).undo);
+        if (extra) {
+          const rendition = {
+            ...base,
+            kind: "rendition" as const,
+            contentType: RENDITION_CONTENT_TYPE,
+            bytes: extra.rendition.length,
+          };
+          undos.push(
+            (await files.save(tx, { ...rendition, source: { data: extra.rendition } })).undo,
+          );
+          const { data, ...peaks } = extra.peaks;
+          await tx.insert(archivePeaks).values({
+            taskId: task.id,
+            ...peaks,
+            data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+          });
+        }
+        // The check that counts, with this result's rows written: over the quota, the
+        // transaction rolls back, chunks and all.
+        await checkQuota(tx, userId, 0, quotaBytes);
+        const now = new Date(clock.now());
+        const next = { ...row, archiveStatus: "archived" as const, archiveError: null };
+        await runtime.save(tx, [{ ...next, archiveNextAt: null, updatedAt: now }], "worker", [row]);
+      });
+    } catch (error) {
+      for (const undo of undos) await undo().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async function archiveOne(task: Claimed): Promise<void> {
+    const userId = Number(task.user_id);
+    if (files.workDir) await mkdir(files.workDir, { recursive: true });
+    const work = await mkdtemp(join(files.workDir ?? tmpdir(), "overture-archive-"));
+    try {
+      // Over quota already: the platform is not even asked.
+      await checkQuota(db, userId, 0, quotaBytes);
+      const path = join(work, "original");
+      const downloaded = await downloader.download(task.file_url, path, (declared) =>
+        checkQuota(db, userId, declared, quotaBytes),
+      );
+      const extra = await analyse(task.id, path, downloaded.bytes);
+      await store(task, userId, path, downloaded, extra);
+    } catch (error) {
+      await failed(task, error);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  async function failed(task: Claimed, error: unknown): Promise<void> {
+    const code = error instanceof ArchiveError ? error.code : "download_failed";
+    // Retrying cannot change these answers.
+    const final = code !== "download_failed";
+    // A refusal is worth a warning: the platform (or a leaked webhook secret) named a foreign host.
+    logger[error instanceof RefusedUrlError ? "warn" : "info"](
+      { taskId: task.id, err: errorMessage(error) },
+      "archiving a result failed",
+    );
+    await runtime.update(task.id, "worker", (row, now) => {
+      if (row.archiveStatus !== "pending") return undefined;
+      const attempts = row.archiveAttempts + 1;
+      const expired = row.fileExpiresAt !== null && row.fileExpiresAt.getTime() <= now.getTime();
+      if (final || attempts >= maxAttempts || expired) {
+        return {
+          ...row,
+          archiveStatus: "failed",
+          archiveError: code,
+          archiveAttempts: attempts,
+          archiveNextAt: null,
+          updatedAt: now,
+        };
+      }
+      return {
+        ...row,
+        archiveAttempts: attempts,
+        archiveNextAt: new Date(now.getTime() + 30_000 * 2 ** attempts),
+      };
+    });
+  }
+
+  /**
+   * Results that finished while archiving was off (or before it was on by default) and whose link
+   * still works are queued once when an archiver starts: nothing is lost by upgrading.
+   */
+  async function adoptUnarchived(): Promise<void> {
+    const now = new Date(clock.now()).toISOString();
+    const adopted = await queryRows<{ id: string }>(
+      db,
+      sql`update tasks set archive_status = 'pending', archive_next_at = ${now}::timestamptz
+          where status = 'success' and archive_status is null and file_url is not null
+            and (file_expires_at is null or file_expires_at > ${now}::timestamptz)
+          returning id`,
+    );
+    if (adopted.length > 0)
+      logger.info({ tasks: adopted.length }, "earlier results queued for archiving");
+  }
+
+  const rounds = periodicRounds({
+    run: async () => {
+      let count = 0;
+      for (let task = await claim(); task; task = count < ROUND_LIMIT ? await claim() : undefined) {
+        await archiveOne(task);
+        count += 1;
+      }
+      return count;
+    },
+    fallback: 0,
+    intervalMs: options.intervalMs ?? 5_000,
+    logger,
+    what: "archive round",
+  });
+  return {
+    ...rounds,
+    adoptUnarchived,
+    async start(): Promise<void> {
+      await adoptUnarchived().catch((error: unknown) => {
+        logger.warn({ err: errorMessage(error) }, "queueing earlier results for archiving failed");
+      });
+      await rounds.start();
+    },
+  };
+}
+
+export type Archiver = ReturnType<typeof createArchiver>;

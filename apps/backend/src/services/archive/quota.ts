@@ -1,0 +1,46 @@
+import { eq, sql } from "drizzle-orm";
+import type { Transaction } from "../../db/client.ts";
+import type { Executor } from "../../db/rows.ts";
+import { archiveFiles } from "../../db/schema/index.ts";
+import { ARCHIVE_QUOTA_EXCEEDED } from "../../schemas/error-codes.ts";
+import { ArchiveError } from "./download.ts";
+
+export class QuotaExceededError extends ArchiveError {
+  constructor(usedBytes: number, neededBytes: number, quotaBytes: number) {
+    super(
+      `storing ${neededBytes} more bytes would exceed the archive quota (${usedBytes} of ${quotaBytes} bytes used)`,
+      ARCHIVE_QUOTA_EXCEEDED,
+    );
+  }
+}
+
+/** Bytes of archived files (originals and renditions) the user holds. */
+export async function archiveUsage(db: Executor, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ used: sql<string | null>`sum(${archiveFiles.bytes})` })
+    .from(archiveFiles)
+    .where(eq(archiveFiles.userId, userId));
+  return Number(row?.used ?? 0);
+}
+
+/** Throws {@link QuotaExceededError} unless `neededBytes` more fit in the user's quota. */
+export async function checkQuota(
+  db: Executor,
+  userId: number,
+  neededBytes: number,
+  quotaBytes: number | null,
+): Promise<void> {
+  if (quotaBytes === null) return;
+  const used = await archiveUsage(db, userId);
+  if (used + neededBytes > quotaBytes) throw new QuotaExceededError(used, neededBytes, quotaBytes);
+}
+
+/**
+ * Takes the user's archive lock for the rest of `tx`: two instances storing two results of one
+ * user at once then check the quota one after the other, never both squeezing under it.
+ */
+export async function lockUserArchive(tx: Transaction, userId: number): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`overture:archive-quota:${userId}`}, 0))`,
+  );
+}

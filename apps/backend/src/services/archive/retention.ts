@@ -1,0 +1,80 @@
+import { inArray, sql } from "drizzle-orm";
+import { queryRows } from "../../db/rows.ts";
+import { archiveFiles, archivePeaks, type ArchiveFileRow } from "../../db/schema/index.ts";
+import { periodicRounds } from "../../lib/periodic.ts";
+import { lockTasks } from "../tasks/store.ts";
+import type { TaskRuntime } from "../tasks/runtime.ts";
+import type { FileStore } from "./store.ts";
+
+/** Tasks expired per transaction; a round repeats until a batch comes back short. */
+const BATCH = 100;
+/** Batches per round at most, so one round stays bounded. */
+const MAX_BATCHES = 50;
+
+/**
+ * Removes archived results older than ARCHIVE_RETENTION_DAYS: files, chunks and peaks go, and
+ * the task turns `archive.status = "expired"` (an event tells the user's clients). Every instance
+ * runs it; `SKIP LOCKED` gives each batch to one of them.
+ */
+export function createArchiveRetention(
+  runtime: TaskRuntime,
+  options: { files: FileStore; intervalMs?: number },
+) {
+  const { db, clock, logger, config } = runtime.deps;
+  const retentionMs = config.archive.retentionMs;
+
+  async function expireBatch(cutoff: Date): Promise<number> {
+    let removed: Pick<ArchiveFileRow, "storage" | "path">[] = [];
+    const count = await db.transaction(async (tx) => {
+      const due = await queryRows<{ task_id: string }>(
+        tx,
+        sql`select task_id from archive_files where created_at < ${cutoff.toISOString()}::timestamptz
+            order by created_at limit ${BATCH} for update skip locked`,
+      );
+      const rows = await lockTasks(
+        tx,
+        due.map((d) => d.task_id),
+      );
+      const ids = [...rows.keys()];
+      if (ids.length === 0) return 0;
+      removed = await tx
+        .delete(archiveFiles)
+        .where(inArray(archiveFiles.taskId, ids))
+        .returning({ storage: archiveFiles.storage, path: archiveFiles.path });
+      await tx.delete(archivePeaks).where(inArray(archivePeaks.taskId, ids));
+      const now = new Date(clock.now());
+      // Another instance's batch may have expired a task of this one first: no second event.
+      const before = [...rows.values()].filter((row) => row.archiveStatus !== "expired");
+      const after = before.map((row) => ({
+        ...row,
+        archiveStatus: "expired" as const,
+        updatedAt: now,
+      }));
+      await runtime.save(tx, after, "worker", before);
+      return ids.length;
+    });
+    await options.files.removeFiles(removed);
+    return count;
+  }
+
+  return periodicRounds({
+    run: async () => {
+      if (retentionMs === null) return 0;
+      const cutoff = new Date(clock.now() - retentionMs);
+      let total = 0;
+      for (let n = 0; n < MAX_BATCHES; n += 1) {
+        const count = await expireBatch(cutoff);
+        total += count;
+        if (count < BATCH) break;
+      }
+      if (total > 0) logger.info({ tasks: total }, "archived results past retention removed");
+      return total;
+    },
+    fallback: 0,
+    intervalMs: options.intervalMs ?? 3_600_000,
+    logger,
+    what: "archive retention round",
+  });
+}
+
+export type ArchiveRetention = ReturnType<typeof createArchiveRetention>;
