@@ -7,6 +7,8 @@ import { AccountPanel } from "./account/account-panel.tsx";
 import { ComposePanel } from "./compose/compose-panel.tsx";
 import { ConnectionLost, connectionOf } from "./connection.tsx";
 import { Header } from "./header.tsx";
+import { MiniPlayer } from "./player/mini-player.tsx";
+import { PlayerProvider } from "./player/player-context.tsx";
 import { OfflineBanner, type Screen, StateScreen } from "./state-screen.tsx";
 import { Tabs } from "./tabs.tsx";
 import { TaskPanel } from "./tasks/task-panel.tsx";
@@ -47,49 +49,52 @@ export function App(props: { surface: "popup" | "sidepanel" }) {
   ] as const;
 
   return (
-    <div class="app">
-      <Header
-        snapshot={snapshot}
-        connection={connection}
-        surface={props.surface}
-        onAccount={() => {
-          setTab("account");
-        }}
-      />
-      {connection === "offline" ? <OfflineBanner /> : null}
-      {screen ? (
-        <main class="app-main">
-          <StateScreen
-            screen={screen}
-            problem={snapshot.signInProblem}
-            backendUrl={backendUrl}
-            onRetry={refresh}
-          />
-        </main>
-      ) : (
-        <>
-          {connection === "reconnecting" ? (
-            <ConnectionLost backendUrl={backendUrl} onRetry={refresh} />
-          ) : null}
-          <Tabs label={i18n.t("app.tabs")} tabs={tabs} selected={tab} onSelect={setTab}>
-            {tab === "compose" ? (
-              <ComposePanel
-                snapshot={snapshot}
-                onSubmitted={() => {
-                  setTab("tasks");
-                }}
-                onAccount={() => {
-                  setTab("account");
-                }}
-              />
-            ) : tab === "tasks" ? (
-              <TaskPanel snapshot={snapshot} />
-            ) : (
-              <AccountPanel snapshot={snapshot} />
-            )}
-          </Tabs>
-        </>
-      )}
-    </div>
+    <PlayerProvider>
+      <div class="app">
+        <Header
+          snapshot={snapshot}
+          connection={connection}
+          surface={props.surface}
+          onAccount={() => {
+            setTab("account");
+          }}
+        />
+        {connection === "offline" ? <OfflineBanner /> : null}
+        {screen ? (
+          <main class="app-main">
+            <StateScreen
+              screen={screen}
+              problem={snapshot.signInProblem}
+              backendUrl={backendUrl}
+              onRetry={refresh}
+            />
+          </main>
+        ) : (
+          <>
+            {connection === "reconnecting" ? (
+              <ConnectionLost backendUrl={backendUrl} onRetry={refresh} />
+            ) : null}
+            <Tabs label={i18n.t("app.tabs")} tabs={tabs} selected={tab} onSelect={setTab}>
+              {tab === "compose" ? (
+                <ComposePanel
+                  snapshot={snapshot}
+                  onSubmitted={() => {
+                    setTab("tasks");
+                  }}
+                  onAccount={() => {
+                    setTab("account");
+                  }}
+                />
+              ) : tab === "tasks" ? (
+                <TaskPanel snapshot={snapshot} />
+              ) : (
+                <AccountPanel snapshot={snapshot} />
+              )}
+            </Tabs>
+            <MiniPlayer />
+          </>
+        )}
+      </div>
+    </PlayerProvider>
   );
 }

@@ -71,6 +71,17 @@ describe("background: sign-in and sign-out", () => {
     expect(await sessionItem.getValue()).toBeNull();
     expect(await fakeBrowser.action.getBadgeText({})).toBe("");
   });
+
+  it("forgets the music it kept for replay when signing out", async () => {
+    await signedIn();
+    const { ctx } = startTestBackground(fakeBackend());
+    await ctx.audioCache.put("http://127.0.0.1:8787", "t1", {
+      bytes: new Uint8Array(10),
+      mime: "audio/wav",
+    });
+    await send("auth/sign-out");
+    expect(await ctx.audioCache.get("http://127.0.0.1:8787", "t1")).toBeNull();
+  });
 });
 
 describe("background: state screens from backend answers", () => {

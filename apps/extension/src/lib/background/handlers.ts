@@ -27,6 +27,8 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
     await sessionItem.removeValue();
     await eventCursorItem.removeValue();
     live.stop();
+    // The next person on this browser profile does not get the last one's music.
+    await ctx.audioCache.clear().catch(() => undefined);
     await settle(before.tasks, []);
   }
 

@@ -3,6 +3,7 @@ import { browser } from "wxt/browser";
 import { AUDIO_PORT } from "../audio-transfer.ts";
 import { LIVE_PORT, serveMessages } from "../messages.ts";
 import { serveAudio } from "./audio.ts";
+import { browserCacheStorage } from "./audio-cache.ts";
 import { type BackgroundDeps, createContext } from "./context.ts";
 import { createHandlers } from "./handlers.ts";
 import { createLiveHub } from "./live.ts";
@@ -21,6 +22,7 @@ export function browserDeps(): BackgroundDeps {
       launchWebAuthFlow: (details) => browser.identity.launchWebAuthFlow(details),
     },
     createPkcePair,
+    cacheStorage: browserCacheStorage(),
   };
 }
 
