@@ -1,7 +1,7 @@
 import { AUDIO_CHUNK_BYTES, type AudioMessage, bytesToBase64, rechunk } from "../audio-transfer.ts";
 import { OvertureError, toErrorPayload } from "../errors.ts";
 import { linkState } from "../format.ts";
-import { backendUrlItem } from "../storage.ts";
+import { backendUrl } from "../storage.ts";
 import type { Context } from "./context.ts";
 import { send } from "./http.ts";
 
@@ -54,7 +54,7 @@ export function serveAudio(ctx: Context, port: AudioPort): void {
     if (typeof id !== "string") return;
     void (async () => {
       try {
-        const backend = await backendUrlItem.getValue();
+        const backend = (await backendUrl()) ?? "";
         const cached = await ctx.audioCache.get(backend, id).catch(() => null);
         if (cached) {
           postBytes(port, cached.bytes, cached.mime, isClosed);

@@ -1,5 +1,5 @@
 import { OvertureError } from "../errors.ts";
-import { backendUrlItem } from "../storage.ts";
+import { backendUrl } from "../storage.ts";
 import { type Api, createApi } from "./api.ts";
 import { type CacheStorageLike, createAudioCache } from "./audio-cache.ts";
 import type { IdentityApi } from "./auth.ts";
@@ -25,9 +25,12 @@ export function createContext(deps: BackgroundDeps) {
   const store = createSnapshotStore(deps.now);
   const audioCache = createAudioCache(deps.cacheStorage);
 
+  /** The API of the chosen backend; `backend_not_set` before the first-run setup. */
   async function api(session: StoredSession | null = null): Promise<Api> {
+    const baseUrl = await backendUrl();
+    if (!baseUrl) throw new OvertureError("backend_not_set", "Choose the backend's address first.");
     return createApi({
-      baseUrl: await backendUrlItem.getValue(),
+      baseUrl,
       token: session?.token ?? null,
       fetch: deps.fetch,
     });
