@@ -23,6 +23,8 @@ export default defineConfig({
       name: "__MSG_extName__",
       description: "__MSG_extDescription__",
       default_locale: "en",
+      // CSS light-dark() (the themes) is there from Chrome 123 on.
+      ...(browser === "chrome" ? { minimum_chrome_version: "123" } : {}),
       permissions: [
         "storage",
         "identity",

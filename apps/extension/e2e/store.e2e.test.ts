@@ -149,9 +149,9 @@ describe("the store packages (pnpm zip)", () => {
   it("passes Mozilla's add-on linter: no error, no warning from Overture's own code", async () => {
     const dir = join(OUTPUT, "firefox-mv2-store");
     // The linter exits non-zero when it finds errors; its report is on stdout either way.
-    const { stdout } = await run(LINTER, ["--output", "json", dir]).catch(
-      (error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }),
-    );
+    const { stdout } = await run(LINTER, ["--output", "json", dir]).catch((error: unknown) => ({
+      stdout: (error as { stdout?: string }).stdout ?? "",
+    }));
     const report = JSON.parse(stdout) as LintReport;
     expect(report.errors).toEqual([]);
     const ours = [];

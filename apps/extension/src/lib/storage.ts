@@ -40,6 +40,20 @@ export const snapshotItem = defineVersionedItem<Snapshot>("local:snapshot", {
   migrations: { 2: migrateSnapshotV2 },
 });
 
+/** How the views look and speak: "auto" follows the browser. */
+export interface Preferences {
+  language: "auto" | "en" | "zh_CN";
+  theme: "auto" | "light" | "dark";
+}
+export const LANGUAGES = ["auto", "en", "zh_CN"] as const;
+export const THEMES = ["auto", "light", "dark"] as const;
+
+/** The person's choices in the options page. v1. */
+export const preferencesItem = defineVersionedItem<Preferences>("local:preferences", {
+  fallback: { language: "auto", theme: "auto" },
+  version: 1,
+});
+
 /** A form value as a control holds it: text for numbers while typing, booleans for switches. */
 export type DraftValue = string | number | boolean;
 

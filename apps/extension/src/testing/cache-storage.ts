@@ -35,7 +35,10 @@ export function memoryCacheStorage(): CacheStorageLike & { bytesStored(): number
   return {
     open: (name) => {
       let entries = caches.get(name);
-      if (!entries) caches.set(name, (entries = new Map()));
+      if (!entries) {
+        entries = new Map<string, Stored>();
+        caches.set(name, entries);
+      }
       return Promise.resolve(cacheOf(entries));
     },
     delete: (name) => Promise.resolve(caches.delete(name)),

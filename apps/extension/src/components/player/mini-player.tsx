@@ -1,4 +1,4 @@
-import { i18n } from "#i18n";
+import { i18n } from "../../lib/i18n.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { decodeChannels } from "../../lib/audio-client.ts";
 import { taskTitle } from "../../lib/format.ts";

@@ -1,4 +1,4 @@
-import { i18n } from "#i18n";
+import { i18n } from "../../lib/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
 import { originPattern, parseBackendUrl } from "../../lib/backend-url.ts";
@@ -14,7 +14,11 @@ import { errorText } from "../../lib/texts.ts";
 export function BackendUrlForm() {
   const [text, setText] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  useEffect(() => void backendUrl().then((url) => setText(url ?? "")), []);
+  useEffect(() => {
+    void backendUrl().then((url) => {
+      setText(url ?? "");
+    });
+  }, []);
 
   const save = (event: Event) => {
     event.preventDefault();
