@@ -28,6 +28,14 @@ export function OptionsApp() {
         <PreferencesForm />
         <ShortcutNote />
       </section>
+      <section class="card" aria-labelledby="privacy-title">
+        <h2 id="privacy-title">{i18n.t("settings.privacy")}</h2>
+        <p>
+          <a href="/privacy.html" target="_blank" data-testid="privacy-link">
+            {i18n.t("settings.privacyLink")}
+          </a>
+        </p>
+      </section>
     </main>
   );
 }
