@@ -38,6 +38,13 @@ export function MiniPlayer() {
     };
   }, [player.blob]);
 
+  // Pressing play means "play": start as soon as the bytes are here (the click that asked for
+  // them gave the page the user activation that playing needs).
+  useEffect(() => {
+    const audio = player.audioRef.current;
+    if (player.src && audio) void audio.play().catch(() => undefined);
+  }, [player.src]);
+
   if (!player.task) return null;
   const audio = player.audioRef.current;
   const seek = (event: MouseEvent) => {
@@ -120,7 +127,6 @@ export function MiniPlayer() {
           player.audioRef.current = element;
         }}
         controls
-        autoPlay
         preload="auto"
         src={player.src ?? undefined}
         hidden={player.status !== "ready"}

@@ -40,7 +40,13 @@ const IDLE: PlayerState = {
 const PlayerContext = createContext<Player | null>(null);
 
 export function PlayerProvider(props: { children: ComponentChildren }) {
-  const [state, setState] = useState<PlayerState>(IDLE);
+  const [state, setStateOnly] = useState<PlayerState>(IDLE);
+  // The latest state for the stable actions below (they are created once).
+  const current = useRef<PlayerState>(IDLE);
+  const setState = (next: PlayerState | ((previous: PlayerState) => PlayerState)) => {
+    current.current = typeof next === "function" ? next(current.current) : next;
+    setStateOnly(current.current);
+  };
   const audioRef = useRef<HTMLAudioElement | null>(null);
   // The load in flight: a later toggle or close makes an earlier answer stale.
   const generation = useRef(0);
@@ -71,20 +77,15 @@ export function PlayerProvider(props: { children: ComponentChildren }) {
       ...IDLE,
       audioRef,
       toggle: (task) => {
+        const { task: playing, status } = current.current;
+        if (playing?.id !== task.id || status === "failed") {
+          load(task);
+          return;
+        }
         const audio = audioRef.current;
-        setState((current) => {
-          if (current.task?.id !== task.id || current.status === "failed") {
-            queueMicrotask(() => {
-              load(task);
-            });
-            return current;
-          }
-          if (current.status === "ready" && audio) {
-            if (audio.paused) void audio.play().catch(() => undefined);
-            else audio.pause();
-          }
-          return current;
-        });
+        if (status !== "ready" || !audio) return;
+        if (audio.paused) void audio.play().catch(() => undefined);
+        else audio.pause();
       },
       close: () => {
         generation.current++;

@@ -84,8 +84,8 @@ function stubMedia() {
     return `blob:overture/${++count}`;
   });
   vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => undefined);
-  vi.spyOn(HTMLMediaElement.prototype, "play").mockResolvedValue(undefined);
-  return blobs;
+  const play = vi.spyOn(HTMLMediaElement.prototype, "play").mockResolvedValue(undefined);
+  return Object.assign(blobs, { play });
 }
 
 describe("listening without waste", () => {
@@ -111,6 +111,8 @@ describe("listening without waste", () => {
     await expect.poll(playerState).toBe("ready");
     expect(audioRequests().map((r) => r.url)).toEqual([`${FILES}2.wav`]);
     expect(blobs[0]?.size).toBe(1_200_000);
+    // Play was the request to play: no second click.
+    await expect.poll(() => blobs.play.mock.calls.length).toBe(1);
     const audios = document.querySelectorAll("audio");
     expect(audios).toHaveLength(1);
     expect(audios[0]?.getAttribute("src")).toBe("blob:overture/1");
