@@ -15,7 +15,8 @@ const finished = (n: number) =>
     file_expires_at: "2099-01-01T00:00:00.000Z",
     finished_at: "2025-01-01T10:02:00.000Z",
   });
-const TASKS = [1, 2, 3, 4, 5].map(finished);
+// The case: a list of 50 finished tracks.
+const TASKS = Array.from({ length: 50 }, (_, i) => finished(i + 1));
 
 /** The backend plus the platform's files; every request to either is recorded. */
 function backendWithFiles(size = 1_200_000) {
@@ -89,7 +90,7 @@ function stubMedia() {
 }
 
 describe("listening without waste", () => {
-  it("transfers no audio when the task list opens, and has no player yet", async () => {
+  it("transfers no audio when a list of 50 finished tracks opens, and has no player yet", async () => {
     await signedIn({ tasks: TASKS });
     const { backend, audioRequests } = backendWithFiles();
     startTestBackground(backend);

@@ -8,16 +8,17 @@ export function RedirectUrlList() {
   const [urls, setUrls] = useState<RedirectUrls | null>(null);
   useEffect(() => void redirectUrls(() => browser.identity.getRedirectURL()).then(setUrls), []);
   if (!urls) return null;
-  const item = (name: "chrome" | "firefox", label: string) => (
-    <li>
-      <strong>{label}</strong>
-      {urls.current === name ? (
-        <span class="muted small"> ({i18n.t("settings.thisBrowser")})</span>
-      ) : null}
-      <br />
-      <code data-testid={`redirect-${name}`}>{urls[name]}</code>
-    </li>
-  );
+  const item = (name: "chrome" | "firefox", label: string) =>
+    urls[name] === null ? null : (
+      <li>
+        <strong>{label}</strong>
+        {urls.current === name ? (
+          <span class="muted small"> ({i18n.t("settings.thisBrowser")})</span>
+        ) : null}
+        <br />
+        <code data-testid={`redirect-${name}`}>{urls[name]}</code>
+      </li>
+    );
   return (
     <ul class="stack" style="list-style:none;padding:0;margin:0">
       {item("chrome", "Chrome")}

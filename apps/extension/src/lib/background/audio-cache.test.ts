@@ -3,10 +3,8 @@ import { memoryCacheStorage } from "../../testing/cache-storage.ts";
 import { createAudioCache } from "./audio-cache.ts";
 
 const BACKEND = "http://127.0.0.1:8787";
-const audio = (size: number, fill = 1) => ({
-  bytes: new Uint8Array(size).fill(fill),
-  mime: "audio/mpeg",
-});
+const audio = (size: number, fill = 1) =>
+  new Blob([new Uint8Array(size).fill(fill)], { type: "audio/mpeg" });
 
 describe("the audio cache", () => {
   it("gives back the bytes and type it kept", async () => {

@@ -31,8 +31,11 @@ export interface CachedAudio {
 
 export interface AudioCache {
   get(backend: string, taskId: string): Promise<CachedAudio | null>;
-  /** Stores the bytes, evicting the oldest tracks first; answers whether they were kept. */
-  put(backend: string, taskId: string, audio: CachedAudio): Promise<boolean>;
+  /**
+   * Stores a track (a Blob: its parts need not be joined in memory first), evicting the oldest
+   * tracks first; answers whether it was kept.
+   */
+  put(backend: string, taskId: string, audio: Blob): Promise<boolean>;
   /** Forgets every track (sign-out, another backend). */
   clear(): Promise<void>;
 }
@@ -80,7 +83,7 @@ export function createAudioCache(
     },
     put: (backend, taskId, audio) =>
       serial(async () => {
-        const size = audio.bytes.byteLength;
+        const size = audio.size;
         if (size > maxBytes) return false;
         const cache = await open();
         const key = keyOf(backend, taskId);
@@ -92,8 +95,8 @@ export function createAudioCache(
           await cache.delete(entry.request);
           used -= entry.size;
         }
-        const headers = { "Content-Type": audio.mime, [SIZE_HEADER]: String(size) };
-        await cache.put(key, new Response(audio.bytes, { headers }));
+        const headers = { "Content-Type": audio.type, [SIZE_HEADER]: String(size) };
+        await cache.put(key, new Response(audio, { headers }));
         return true;
       }),
     clear: () =>

@@ -66,27 +66,17 @@ export function serveAudio(ctx: Context, port: AudioPort): void {
         port.postMessage({ kind: "start", mime, size });
         if (!response.body)
           throw new OvertureError("unexpected", "The audio response had no body.");
-        const parts: Uint8Array[] = [];
+        const parts: Uint8Array<ArrayBuffer>[] = [];
         for await (const chunk of rechunk(response.body)) {
           parts.push(chunk);
           if (!closed) port.postMessage({ kind: "chunk", data: bytesToBase64(chunk) });
         }
         if (!closed) port.postMessage({ kind: "end" });
         // Kept even when the view closed meanwhile: the bytes are here, the next play is free.
-        await ctx.audioCache.put(backend, id, { bytes: joinBytes(parts), mime }).catch(() => false);
+        await ctx.audioCache.put(backend, id, new Blob(parts, { type: mime })).catch(() => false);
       } catch (error) {
         if (!closed) port.postMessage({ kind: "error", ...toErrorPayload(error) });
       }
     })();
   });
-}
-
-function joinBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.byteLength;
-  }
-  return whole;
 }

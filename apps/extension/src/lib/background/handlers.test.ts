@@ -75,10 +75,7 @@ describe("background: sign-in and sign-out", () => {
   it("forgets the music it kept for replay when signing out", async () => {
     await signedIn();
     const { ctx } = startTestBackground(fakeBackend());
-    await ctx.audioCache.put("http://127.0.0.1:8787", "t1", {
-      bytes: new Uint8Array(10),
-      mime: "audio/wav",
-    });
+    await ctx.audioCache.put("http://127.0.0.1:8787", "t1", new Blob([new Uint8Array(10)]));
     await send("auth/sign-out");
     expect(await ctx.audioCache.get("http://127.0.0.1:8787", "t1")).toBeNull();
   });
