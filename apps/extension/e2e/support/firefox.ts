@@ -14,7 +14,9 @@ export function findFirefox(): { path: string } | { missing: string } {
   const path = process.env.OVERTURE_FIREFOX_PATH ?? "/usr/bin/firefox-esr";
   return existsSync(path)
     ? { path }
-    : { missing: `no Firefox at ${path} (apt-get install -y firefox-esr, or set OVERTURE_FIREFOX_PATH)` };
+    : {
+        missing: `no Firefox at ${path} (apt-get install -y firefox-esr, or set OVERTURE_FIREFOX_PATH)`,
+      };
 }
 
 type Packet = Record<string, unknown> & { from?: string; type?: string; error?: string };
