@@ -1,36 +1,94 @@
 import preact from "@preact/preset-vite";
 import { defineConfig } from "wxt";
 import { CHROME_PUBLIC_KEY, GECKO_ID } from "./src/lib/extension-identity.ts";
+import { STORE_MODE } from "./src/lib/flavour.ts";
 
-// Any backend the person points the extension at is asked for at runtime (optional host
-// permissions); only the local default is granted at install.
-const DEFAULT_HOSTS = ["http://127.0.0.1/*", "http://localhost/*"];
+// Development builds (`wxt`, `pnpm build`: the local stack, the browser tests, the benchmarks)
+// reach the local backend at install and carry the manifest `key` that pins the extension id the
+// backend allows by default. Store builds (`--mode store`, `pnpm zip`) carry neither: the Chrome
+// Web Store refuses a `key`, and the person chooses their backend at first run.
+const LOCAL_HOSTS = ["http://127.0.0.1/*", "http://localhost/*"];
 const ANY_HOST = ["http://*/*", "https://*/*"];
+const OPEN_SHORTCUT = "Alt+Shift+O";
 
 export default defineConfig({
   srcDir: "src",
   modules: ["@wxt-dev/i18n/module"],
   imports: false,
   vite: () => ({ plugins: [preact()] }),
-  manifest: ({ browser, manifestVersion }) => ({
-    name: "__MSG_extName__",
-    description: "__MSG_extDescription__",
-    default_locale: "en",
-    permissions: [
-      "storage",
-      "identity",
-      "alarms",
-      "notifications",
-      "downloads",
-      ...(browser === "chrome" ? ["sidePanel"] : []),
-      ...(manifestVersion === 2 ? DEFAULT_HOSTS : []),
+  manifest: ({ browser, manifestVersion, mode }) => {
+    const store = mode === STORE_MODE;
+    const installHosts = store ? [] : LOCAL_HOSTS;
+    return {
+      name: "__MSG_extName__",
+      description: "__MSG_extDescription__",
+      default_locale: "en",
+      // CSS light-dark() (the themes) is there from Chrome 123 on.
+      ...(browser === "chrome" ? { minimum_chrome_version: "123" } : {}),
+      permissions: [
+        "storage",
+        "identity",
+        "alarms",
+        "notifications",
+        "downloads",
+        ...(browser === "chrome" ? ["sidePanel"] : []),
+        ...(manifestVersion === 2 ? installHosts : []),
+      ],
+      ...(manifestVersion === 3
+        ? {
+            ...(installHosts.length > 0 ? { host_permissions: installHosts } : {}),
+            optional_host_permissions: ANY_HOST,
+          }
+        : { optional_permissions: ANY_HOST }),
+      action: { default_title: "__MSG_extName__" },
+      commands: {
+        [manifestVersion === 3 ? "_execute_action" : "_execute_browser_action"]: {
+          suggested_key: { default: OPEN_SHORTCUT },
+          description: "__MSG_commandOpen__",
+        },
+      },
+      ...(browser === "chrome"
+        ? store
+          ? {}
+          : { key: CHROME_PUBLIC_KEY }
+        : {
+            browser_specific_settings: {
+              gecko: {
+                id: GECKO_ID,
+                // The built-in data consent (below) exists from Firefox 140 on.
+                strict_min_version: "140.0",
+                // What leaves the browser, and only for the backend the person chose: the
+                // sign-in code and session token (docs/privacy.md).
+                data_collection_permissions: { required: ["authenticationInfo"] },
+              },
+              // ...and from Firefox for Android 142 on.
+              gecko_android: { strict_min_version: "142.0" },
+            },
+          }),
+    };
+  },
+  zip: {
+    name: "overture",
+    artifactTemplate: "{{name}}-{{version}}-{{browser}}.zip",
+    sourcesTemplate: "{{name}}-{{version}}-sources.zip",
+    // The extension builds from the monorepo (workspace packages, shared configs, the lockfile).
+    sourcesRoot: "../..",
+    excludeSources: [
+      "**/.output/**",
+      "**/dist/**",
+      "**/test-results/**",
+      "**/docs/screenshots/**",
+      "**/*.png",
+      "apps/backend/bench/**",
+      "**/coverage/**",
     ],
-    ...(manifestVersion === 3
-      ? { host_permissions: DEFAULT_HOSTS, optional_host_permissions: ANY_HOST }
-      : { optional_permissions: ANY_HOST }),
-    action: { default_title: "__MSG_extName__" },
-    ...(browser === "chrome"
-      ? { key: CHROME_PUBLIC_KEY }
-      : { browser_specific_settings: { gecko: { id: GECKO_ID, strict_min_version: "115.0" } } }),
-  }),
+    includeSources: ["apps/extension/public/**/*.png"],
+  },
+  hooks: {
+    // A zip is only ever for a store; a development build's `key` must not reach one.
+    "zip:start": (wxt) => {
+      if (wxt.config.mode !== STORE_MODE)
+        throw new Error(`Store zips are built with --mode ${STORE_MODE} (pnpm zip).`);
+    },
+  },
 });

@@ -117,7 +117,9 @@ suite(
       await waitForStatus(popup, task, "success");
       const item = popup.locator(`li.task[data-task-id="${task}"]`);
       expect(await item.locator(".pill").textContent()).toBe("已完成");
-      await item.locator('canvas[data-state="drawn"]').waitFor();
+      expect(await item.getByTestId("play").textContent()).toBe("播放");
+      await item.getByTestId("play").click();
+      await popup.locator('.mini-player canvas[data-state="drawn"]').waitFor();
       await browser.shoot(popup, "result");
     });
 

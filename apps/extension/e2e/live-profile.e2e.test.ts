@@ -52,7 +52,8 @@ describeInChromium("the extension against the live-shaped platform (Chromium)", 
     const platformIds = stack.emulator.control.listTasks().map((task) => task.task_id);
     expect(platformIds.every((id) => /^[0-9A-Z]{32}$/.test(id))).toBe(true);
     const item = popup.locator(`li.task[data-task-id="${taskId}"]`);
-    await item.locator('canvas[data-state="drawn"]').waitFor();
+    await item.getByTestId("play").click();
+    await popup.locator('.mini-player canvas[data-state="drawn"]').waitFor();
     // The live platform's links last 7 days, and the extension reads that from the link.
     expect(await item.getByTestId("link-expiry").textContent()).toMatch(
       /^Link expires in 16[78] h$/,

@@ -22,7 +22,7 @@ export interface ExtensionBrowser {
   context: BrowserContext;
   extensionId: string;
   /** Opens one of the extension's pages in a tab of the popup's size (or the options page's). */
-  open(page: "popup.html" | "sidepanel.html" | "options.html"): Promise<Page>;
+  open(page: "popup.html" | "sidepanel.html" | "options.html" | "privacy.html"): Promise<Page>;
   /** Saves a full-page screenshot as test-results/screenshots/<lang>/<name>.png. */
   shoot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
@@ -32,11 +32,14 @@ const SIZES = {
   "popup.html": { width: 400, height: 600 },
   "sidepanel.html": { width: 380, height: 760 },
   "options.html": { width: 900, height: 900 },
+  "privacy.html": { width: 900, height: 900 },
 } as const;
 
+/** `extensionDir`: a development build unless told (the store build has no fixed id). */
 export async function launchExtension(
   chromiumPath: string,
   lang: "en-US" | "zh-CN",
+  extensionDir = EXTENSION_DIR,
 ): Promise<ExtensionBrowser> {
   const profile = await mkdtemp(join(tmpdir(), "overture-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
@@ -53,8 +56,8 @@ export async function launchExtension(
       "--disable-sync",
       "--autoplay-policy=no-user-gesture-required",
       `--lang=${lang}`,
-      `--disable-extensions-except=${EXTENSION_DIR}`,
-      `--load-extension=${EXTENSION_DIR}`,
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
     ],
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));

@@ -1,12 +1,14 @@
-import { i18n } from "#i18n";
-import { useEffect, useState } from "preact/hooks";
-import { useLivePort, useOnline, useSnapshot } from "../lib/hooks.ts";
+import { i18n } from "../lib/i18n.ts";
+import { useState } from "preact/hooks";
+import { useBackendUrl, useLivePort, useOnline, useSnapshot } from "../lib/hooks.ts";
 import { type Snapshot, activeCount } from "../lib/snapshot.ts";
-import { backendUrlItem } from "../lib/storage.ts";
 import { AccountPanel } from "./account/account-panel.tsx";
 import { ComposePanel } from "./compose/compose-panel.tsx";
 import { ConnectionLost, connectionOf } from "./connection.tsx";
 import { Header } from "./header.tsx";
+import { MiniPlayer } from "./player/mini-player.tsx";
+import { PlayerProvider } from "./player/player-context.tsx";
+import { BackendSetup } from "./setup/backend-setup.tsx";
 import { OfflineBanner, type Screen, StateScreen } from "./state-screen.tsx";
 import { Tabs } from "./tabs.tsx";
 import { TaskPanel } from "./tasks/task-panel.tsx";
@@ -27,11 +29,19 @@ export function App(props: { surface: "popup" | "sidepanel" }) {
   const { snapshot, refresh } = useSnapshot();
   const online = useOnline(refresh);
   const [tab, setTab] = useState<TabId>("compose");
-  const [backendUrl, setBackendUrl] = useState("");
-  useEffect(() => void backendUrlItem.getValue().then(setBackendUrl), []);
+  const backendUrl = useBackendUrl();
   const live = useLivePort(snapshot?.auth === "signed_in");
 
-  if (!snapshot) return <div class="app" aria-busy="true" />;
+  if (!snapshot || backendUrl === undefined) return <div class="app" aria-busy="true" />;
+  // A store build's first run: nothing works before the person names their backend.
+  if (backendUrl === null)
+    return (
+      <div class="app">
+        <main class="app-main">
+          <BackendSetup />
+        </main>
+      </div>
+    );
   const screen = screenFor(snapshot);
   const connection = connectionOf(snapshot, online, live);
   const running = activeCount(snapshot.tasks);
@@ -47,49 +57,52 @@ export function App(props: { surface: "popup" | "sidepanel" }) {
   ] as const;
 
   return (
-    <div class="app">
-      <Header
-        snapshot={snapshot}
-        connection={connection}
-        surface={props.surface}
-        onAccount={() => {
-          setTab("account");
-        }}
-      />
-      {connection === "offline" ? <OfflineBanner /> : null}
-      {screen ? (
-        <main class="app-main">
-          <StateScreen
-            screen={screen}
-            problem={snapshot.signInProblem}
-            backendUrl={backendUrl}
-            onRetry={refresh}
-          />
-        </main>
-      ) : (
-        <>
-          {connection === "reconnecting" ? (
-            <ConnectionLost backendUrl={backendUrl} onRetry={refresh} />
-          ) : null}
-          <Tabs label={i18n.t("app.tabs")} tabs={tabs} selected={tab} onSelect={setTab}>
-            {tab === "compose" ? (
-              <ComposePanel
-                snapshot={snapshot}
-                onSubmitted={() => {
-                  setTab("tasks");
-                }}
-                onAccount={() => {
-                  setTab("account");
-                }}
-              />
-            ) : tab === "tasks" ? (
-              <TaskPanel snapshot={snapshot} />
-            ) : (
-              <AccountPanel snapshot={snapshot} />
-            )}
-          </Tabs>
-        </>
-      )}
-    </div>
+    <PlayerProvider>
+      <div class="app">
+        <Header
+          snapshot={snapshot}
+          connection={connection}
+          surface={props.surface}
+          onAccount={() => {
+            setTab("account");
+          }}
+        />
+        {connection === "offline" ? <OfflineBanner /> : null}
+        {screen ? (
+          <main class="app-main">
+            <StateScreen
+              screen={screen}
+              problem={snapshot.signInProblem}
+              backendUrl={backendUrl}
+              onRetry={refresh}
+            />
+          </main>
+        ) : (
+          <>
+            {connection === "reconnecting" ? (
+              <ConnectionLost backendUrl={backendUrl} onRetry={refresh} />
+            ) : null}
+            <Tabs label={i18n.t("app.tabs")} tabs={tabs} selected={tab} onSelect={setTab}>
+              {tab === "compose" ? (
+                <ComposePanel
+                  snapshot={snapshot}
+                  onSubmitted={() => {
+                    setTab("tasks");
+                  }}
+                  onAccount={() => {
+                    setTab("account");
+                  }}
+                />
+              ) : tab === "tasks" ? (
+                <TaskPanel snapshot={snapshot} />
+              ) : (
+                <AccountPanel snapshot={snapshot} />
+              )}
+            </Tabs>
+            <MiniPlayer />
+          </>
+        )}
+      </div>
+    </PlayerProvider>
   );
 }

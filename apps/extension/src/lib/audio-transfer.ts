@@ -32,7 +32,7 @@ export function base64ToBytes(text: string): Uint8Array<ArrayBuffer> {
 export async function* rechunk(
   stream: ReadableStream<Uint8Array>,
   size = AUDIO_CHUNK_BYTES,
-): AsyncGenerator<Uint8Array> {
+): AsyncGenerator<Uint8Array<ArrayBuffer>> {
   const reader = stream.getReader();
   let pending = new Uint8Array(0);
   for (;;) {

@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   "platform_unavailable",
   "permission_denied",
   "invalid_url",
+  "backend_not_set",
   "link_expired",
   "unexpected",
 ] as const;

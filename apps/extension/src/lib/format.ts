@@ -1,4 +1,4 @@
-import { i18n } from "#i18n";
+import { i18n } from "./i18n.ts";
 import { isFinal } from "./snapshot.ts";
 import type { Task } from "./types.ts";
 

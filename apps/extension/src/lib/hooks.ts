@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
 import { LIVE_PORT, type LiveStatus, type LiveStatusMessage, send } from "./messages.ts";
 import type { Snapshot } from "./snapshot.ts";
-import { snapshotItem } from "./storage.ts";
+import { backendUrl, backendUrlItem, snapshotItem } from "./storage.ts";
 
 /**
  * The snapshot for a view: the stored one first (no network wait, so the popup has content at
@@ -117,4 +117,26 @@ export function useOnline(onBack: () => void): boolean {
     };
   }, []);
   return online;
+}
+
+/**
+ * The backend address as the background uses it, kept current: `undefined` while storage answers,
+ * `null` when none was chosen yet (a store build's first run).
+ */
+export function useBackendUrl(): string | null | undefined {
+  const [url, setUrl] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    let alive = true;
+    const read = () =>
+      void backendUrl().then((value) => {
+        if (alive) setUrl(value);
+      });
+    read();
+    const unwatch = backendUrlItem.watch(read);
+    return () => {
+      alive = false;
+      unwatch();
+    };
+  }, []);
+  return url;
 }

@@ -5,6 +5,7 @@ import type { Refusal } from "./refusals.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type {
   AccessToken,
+  BackendReadiness,
   DeviceSession,
   Selection,
   Task,
@@ -37,6 +38,8 @@ export interface MessageMap {
   "webhook/refusals": { request: { namespace: string }; response: Refusal[] };
   /** Switches backend; the view has already asked for the host permission (a user gesture). */
   "settings/backend-url": { request: { url: string }; response: Snapshot };
+  /** Tests a backend address before it is saved (first run); the view asked for the permission. */
+  "backend/check": { request: { url: string }; response: BackendReadiness };
   /** Answers when the download ended (watched through `downloads.onChanged`). */
   "audio/download": { request: { id: string }; response: DownloadResult };
 }
@@ -74,6 +77,7 @@ export const MESSAGE_TYPES = [
   "webhook/clear",
   "webhook/refusals",
   "settings/backend-url",
+  "backend/check",
   "audio/download",
 ] as const satisfies readonly MessageType[];
 

@@ -1,12 +1,20 @@
 import type { ComponentChild } from "preact";
 import { render } from "preact";
-import { browser } from "wxt/browser";
 import "../components/theme.css";
+import { uiLanguage } from "./i18n.ts";
+import { applyPreferences } from "./preferences.ts";
 
-/** Renders a view into `#app` with the document language set to the browser's. */
+/**
+ * Renders a view into `#app` once the person's language and theme apply (a storage read, and for
+ * a chosen language its messages file from the extension itself), the document language set.
+ */
 export function mount(view: ComponentChild, bodyClass?: string): void {
-  document.documentElement.lang = browser.i18n.getUILanguage();
   if (bodyClass) document.body.classList.add(bodyClass);
-  const root = document.getElementById("app");
-  if (root) render(view, root);
+  void applyPreferences(() => {
+    location.reload();
+  }).finally(() => {
+    document.documentElement.lang = uiLanguage();
+    const root = document.getElementById("app");
+    if (root) render(view, root);
+  });
 }

@@ -28,6 +28,16 @@ describe("redirect URLs", () => {
     });
   });
 
+  it("leaves out the Chrome URL of a store build seen from Firefox (the store picks that id)", async () => {
+    const own = "https://0000000000000000000000000000000000000000.extensions.allizom.org/";
+    expect(await redirectUrls(() => own, true)).toEqual({
+      chrome: null,
+      firefox: own,
+      current: "firefox",
+    });
+    expect((await redirectUrls(() => CHROME, true)).chrome).toBe(CHROME);
+  });
+
   it("takes this browser's URL from the browser and computes the other one (Firefox)", async () => {
     const own = "https://0000000000000000000000000000000000000000.extensions.allizom.org/";
     expect(await redirectUrls(() => own)).toEqual({

@@ -1,4 +1,5 @@
 import { CHROME_PUBLIC_KEY, GECKO_ID } from "./extension-identity.ts";
+import { STORE_MODE } from "./flavour.ts";
 
 const hex = (bytes: ArrayBuffer) =>
   [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -22,16 +23,25 @@ export async function firefoxRedirectUrl(geckoId = GECKO_ID): Promise<string> {
 }
 
 export interface RedirectUrls {
-  chrome: string;
+  /** Null in a store build seen from Firefox: the store gives the Chrome build its own id. */
+  chrome: string | null;
   firefox: string;
   /** Which of the two this browser reports itself (`identity.getRedirectURL()`). */
   current: "chrome" | "firefox" | null;
 }
 
-/** Both redirect URLs the backend must allow; this browser's comes from the browser itself. */
-export async function redirectUrls(getRedirectURL: () => string): Promise<RedirectUrls> {
+/**
+ * Both redirect URLs the backend must allow; this browser's comes from the browser itself. The
+ * other one is computed from the fixed identity: always right for Firefox (the add-on id is
+ * fixed), for Chrome only in development builds (the manifest `key`; `store` says otherwise).
+ */
+export async function redirectUrls(
+  getRedirectURL: () => string,
+  store = import.meta.env.MODE === STORE_MODE,
+): Promise<RedirectUrls> {
   const own = getRedirectURL();
-  const [chrome, firefox] = await Promise.all([chromeRedirectUrl(), firefoxRedirectUrl()]);
+  const [pinned, firefox] = await Promise.all([chromeRedirectUrl(), firefoxRedirectUrl()]);
+  const chrome = store ? null : pinned;
   if (own.endsWith(".chromiumapp.org/")) return { chrome: own, firefox, current: "chrome" };
   if (own.endsWith(".extensions.allizom.org/")) return { chrome, firefox: own, current: "firefox" };
   return { chrome, firefox, current: null };

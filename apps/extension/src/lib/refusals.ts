@@ -1,4 +1,4 @@
-import { i18n } from "#i18n";
+import { i18n } from "./i18n.ts";
 import { isActive } from "./snapshot.ts";
 import type { Refusal, Task } from "./types.ts";
 

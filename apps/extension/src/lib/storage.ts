@@ -1,4 +1,5 @@
 import { DEFAULT_BACKEND_URL } from "./extension-identity.ts";
+import { STORE_MODE } from "./flavour.ts";
 import { EMPTY_SNAPSHOT, type Snapshot } from "./snapshot.ts";
 import { defineVersionedItem } from "./versioned-item.ts";
 
@@ -7,11 +8,23 @@ import { defineVersionedItem } from "./versioned-item.ts";
  * `background/session-store.ts`, which only the background imports.
  */
 
-/** Backend origin, no trailing slash. v1. */
-export const backendUrlItem = defineVersionedItem<string>("local:backendUrl", {
-  fallback: DEFAULT_BACKEND_URL,
+/** Backend origin, no trailing slash, as the person chose it (null: not chosen yet). v1. */
+export const backendUrlItem = defineVersionedItem<string | null>("local:backendUrl", {
+  fallback: null,
   version: 1,
 });
+
+/**
+ * The backend to talk to: the chosen one, else in development builds the local stack's. A store
+ * build has no default: the popup asks for the address at first run.
+ */
+export function defaultBackendUrl(): string | null {
+  // Written out (not `isStoreBuild()`) so that the minifier drops the address from store bundles.
+  return import.meta.env.MODE === STORE_MODE ? null : DEFAULT_BACKEND_URL;
+}
+export async function backendUrl(): Promise<string | null> {
+  return (await backendUrlItem.getValue()) ?? defaultBackendUrl();
+}
 
 /** v2 adds `webhookRefusals` (none known yet). Anything but an object is refused, not replaced. */
 export function migrateSnapshotV2(old: unknown): Snapshot {
@@ -25,6 +38,20 @@ export const snapshotItem = defineVersionedItem<Snapshot>("local:snapshot", {
   fallback: EMPTY_SNAPSHOT,
   version: 2,
   migrations: { 2: migrateSnapshotV2 },
+});
+
+/** How the views look and speak: "auto" follows the browser. */
+export interface Preferences {
+  language: "auto" | "en" | "zh_CN";
+  theme: "auto" | "light" | "dark";
+}
+export const LANGUAGES = ["auto", "en", "zh_CN"] as const;
+export const THEMES = ["auto", "light", "dark"] as const;
+
+/** The person's choices in the options page. v1. */
+export const preferencesItem = defineVersionedItem<Preferences>("local:preferences", {
+  fallback: { language: "auto", theme: "auto" },
+  version: 1,
 });
 
 /** A form value as a control holds it: text for numbers while typing, booleans for switches. */

@@ -1,6 +1,5 @@
-import { i18n } from "#i18n";
+import { i18n, uiLanguage } from "./i18n.ts";
 import { MUSIC_FIELDS, type MusicParams } from "@overture/core/music";
-import { browser } from "wxt/browser";
 import { type ErrorCode, OvertureError } from "./errors.ts";
 import type { TaskState } from "./types.ts";
 import { describeUserAgent } from "./user-agent.ts";
@@ -15,12 +14,12 @@ export function fieldLabel(name: keyof MusicParams): string {
 
 /** "A, B and C" in the browser's language (Chinese joins with 、). */
 export function listOf(items: readonly string[]): string {
-  return new Intl.ListFormat(browser.i18n.getUILanguage(), { type: "conjunction" }).format(items);
+  return new Intl.ListFormat(uiLanguage(), { type: "conjunction" }).format(items);
 }
 
 /** A number with the browser language's digit grouping ("16,000"). */
 export function numberText(value: number): string {
-  return new Intl.NumberFormat(browser.i18n.getUILanguage()).format(value);
+  return new Intl.NumberFormat(uiLanguage()).format(value);
 }
 
 /** A refused field in the person's language, by core's `MusicFieldError.code`. */

@@ -40,3 +40,9 @@ export interface Refusal {
   message: string;
   received_at: string;
 }
+
+/** What a backend's `/readyz` says: ready to serve, or up but its database not (yet) reachable. */
+export interface BackendReadiness {
+  status: "ready" | "not_ready";
+  database: "ok" | "unreachable";
+}

@@ -4,7 +4,7 @@ import { loadLocale } from "../testing/locales.ts";
 const placeholders = (text: string) =>
   [...text.matchAll(/\{(\w+)\}|\$(\d)/g)].map((m) => m[0]).sort();
 // Proper names, technical terms and number pairs ("12 / 4,000") that read the same in both.
-const SAME_IN_BOTH = new Set(["extName", "fields_lora_name", "compose_count"]);
+const SAME_IN_BOTH = new Set(["extName", "fields_lora_name", "compose_count", "setup_placeholder"]);
 
 describe("locale files", () => {
   it("translate every English message into Simplified Chinese and nothing else", async () => {

@@ -3,6 +3,8 @@ import { vi } from "vitest";
 import { startBackground } from "../lib/background/index.ts";
 import { sessionItem } from "../lib/background/session-store.ts";
 import { snapshotItem } from "../lib/storage.ts";
+import type { CacheStorageLike } from "../lib/background/audio-cache.ts";
+import { memoryCacheStorage } from "./cache-storage.ts";
 import { GRANT, USER, type fakeBackend, snapshot } from "./fixtures.ts";
 
 export const REDIRECT = "https://kagljjjecjnbgppkpgkmojciehbjidja.chromiumapp.org/";
@@ -12,6 +14,7 @@ export function startTestBackground(
   backend: ReturnType<typeof fakeBackend>,
   consent: (url: string) => Promise<string | undefined> = () =>
     Promise.resolve(`${REDIRECT}?code=handoff`),
+  cacheStorage: CacheStorageLike = memoryCacheStorage(),
 ) {
   const launchWebAuthFlow = vi.fn((details: { url: string }) => consent(details.url));
   const background = startBackground({
@@ -19,6 +22,7 @@ export function startTestBackground(
     now: () => NOW,
     identity: { getRedirectURL: () => REDIRECT, launchWebAuthFlow },
     createPkcePair: () => Promise.resolve({ verifier: "v".repeat(43), challenge: "c".repeat(43) }),
+    cacheStorage,
   });
   return { ...background, launchWebAuthFlow };
 }

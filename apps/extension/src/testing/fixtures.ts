@@ -103,6 +103,8 @@ export function fakeBackend(routes: Record<string, Route> = {}) {
   let unreachable = false;
   const table: Record<string, Route> = {
     "GET /healthz": () => json({ status: "ok" }),
+    "GET /readyz": () =>
+      json({ status: "ready", database: "ok", migrations: "applied", shutting_down: false }),
     "GET /api/me": () => json(ME),
     "GET /api/selection": () => json({ selection: SELECTION }),
     "GET /api/quota": () => json(QUOTA),

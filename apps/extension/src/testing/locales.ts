@@ -18,19 +18,4 @@ export async function loadLocale(locale: Locale): Promise<Record<string, { messa
   return messages;
 }
 
-/** Chrome's getMessage: `$1`…`$9` substitutions, `$$` for a dollar sign, "" when missing. */
-export function chromeGetMessage(messages: Record<string, { message: string }>) {
-  return (key: string, substitutions?: string | string[]): string => {
-    const entry = messages[key];
-    if (!entry) return "";
-    const subs =
-      substitutions === undefined
-        ? []
-        : Array.isArray(substitutions)
-          ? substitutions
-          : [substitutions];
-    return entry.message.replace(/\$(\$|[1-9])/g, (_, what: string) =>
-      what === "$" ? "$" : (subs[Number(what) - 1] ?? ""),
-    );
-  };
-}
+export { chromeGetMessage } from "../lib/chrome-messages.ts";

@@ -1,10 +1,10 @@
-import { i18n } from "#i18n";
+import { i18n, uiLanguage } from "../../lib/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import { send } from "../../lib/messages.ts";
 import { deviceName, errorText } from "../../lib/texts.ts";
 import type { DeviceSession } from "../../lib/types.ts";
 
-const date = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : "");
+const date = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString(uiLanguage()) : "");
 
 /** Signed-in devices (backend sessions), each revocable; revoking this one signs out here. */
 export function Devices() {

@@ -1,4 +1,4 @@
-import { i18n } from "#i18n";
+import { i18n } from "../../lib/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import { send } from "../../lib/messages.ts";
 import type { Snapshot } from "../../lib/snapshot.ts";

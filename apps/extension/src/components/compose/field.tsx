@@ -1,4 +1,4 @@
-import { i18n } from "#i18n";
+import { i18n } from "../../lib/i18n.ts";
 import { MUSIC_FIELDS } from "@overture/core/music";
 import { type FieldName, sentLength } from "../../lib/music-form.ts";
 import type { DraftValue } from "../../lib/storage.ts";

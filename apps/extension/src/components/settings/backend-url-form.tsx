@@ -1,10 +1,10 @@
-import { i18n } from "#i18n";
+import { i18n } from "../../lib/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
 import { originPattern, parseBackendUrl } from "../../lib/backend-url.ts";
 import { OvertureError } from "../../lib/errors.ts";
 import { send } from "../../lib/messages.ts";
-import { backendUrlItem } from "../../lib/storage.ts";
+import { backendUrl } from "../../lib/storage.ts";
 import { errorText } from "../../lib/texts.ts";
 
 /**
@@ -14,7 +14,11 @@ import { errorText } from "../../lib/texts.ts";
 export function BackendUrlForm() {
   const [text, setText] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  useEffect(() => void backendUrlItem.getValue().then(setText), []);
+  useEffect(() => {
+    void backendUrl().then((url) => {
+      setText(url ?? "");
+    });
+  }, []);
 
   const save = (event: Event) => {
     event.preventDefault();

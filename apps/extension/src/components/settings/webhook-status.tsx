@@ -1,10 +1,10 @@
-import { i18n } from "#i18n";
+import { i18n, uiLanguage } from "../../lib/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import { send } from "../../lib/messages.ts";
 import { type Refusal, refusalSentence } from "../../lib/refusals.ts";
 import type { WebhookSecretStatus } from "../../lib/types.ts";
 
-const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "");
+const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(uiLanguage()) : "");
 
 /**
  * Whether an account's callbacks work: no secret (polling only), a secret and no refusal since it

@@ -1,4 +1,4 @@
-import { i18n } from "#i18n";
+import { i18n } from "../../lib/i18n.ts";
 import { useState } from "preact/hooks";
 import type { DownloadResult } from "../../lib/download-result.ts";
 import { send } from "../../lib/messages.ts";

@@ -4,6 +4,7 @@ import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, refusal, task } from "../../testing/fixtures.ts";
 import { useLocale } from "../../testing/setup.ts";
 import type { Task } from "../../lib/types.ts";
+import { PlayerProvider } from "../player/player-context.tsx";
 import { TaskItem } from "./task-item.tsx";
 
 const NOW = Date.parse("2025-01-01T10:03:05.000Z");
@@ -12,6 +13,7 @@ const show = (t: Task) =>
     <ul>
       <TaskItem task={t} now={NOW} />
     </ul>,
+    { wrapper: PlayerProvider },
   );
 
 /** The time line of a task that ended 3 s after creation, for each final state. */

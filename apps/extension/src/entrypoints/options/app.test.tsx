@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { backendUrlItem } from "../../lib/storage.ts";
+import { backendUrl } from "../../lib/storage.ts";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, rejection, task } from "../../testing/fixtures.ts";
 import { mocks } from "../../testing/setup.ts";
@@ -46,7 +46,7 @@ describe("settings page", () => {
     expect(mocks.request).toHaveBeenCalledWith({
       origins: ["https://overture.example/*"],
     });
-    expect(await backendUrlItem.getValue()).toBe("https://overture.example");
+    expect(await backendUrl()).toBe("https://overture.example");
   });
 
   it("keeps the old backend when the permission is refused", async () => {
@@ -60,7 +60,7 @@ describe("settings page", () => {
     expect((await screen.findByRole("alert")).textContent).toBe(
       "Permission to reach that address was not granted.",
     );
-    expect(await backendUrlItem.getValue()).toBe("http://127.0.0.1:8787");
+    expect(await backendUrl()).toBe("http://127.0.0.1:8787");
   });
 
   it("sends a webhook secret once, empties the field and says live callbacks are on", async () => {

@@ -1,5 +1,6 @@
-import { i18n } from "#i18n";
+import { i18n } from "../../lib/i18n.ts";
 import { BackendUrlForm } from "../../components/settings/backend-url-form.tsx";
+import { PreferencesForm, ShortcutNote } from "../../components/settings/preferences-form.tsx";
 import { RedirectUrlList } from "../../components/settings/redirect-urls.tsx";
 import { WebhookSecretForm } from "../../components/settings/webhook-secret-form.tsx";
 import { useSnapshot } from "../../lib/hooks.ts";
@@ -22,9 +23,18 @@ export function OptionsApp() {
         <h2 id="webhook-title">{i18n.t("settings.webhook")}</h2>
         {snapshot ? <WebhookSecretForm snapshot={snapshot} /> : null}
       </section>
-      <section class="card" aria-labelledby="appearance-title">
-        <h2 id="appearance-title">{i18n.t("settings.appearance")}</h2>
-        <p class="small">{i18n.t("settings.appearanceHelp")}</p>
+      <section class="card" aria-labelledby="preferences-title">
+        <h2 id="preferences-title">{i18n.t("settings.preferences")}</h2>
+        <PreferencesForm />
+        <ShortcutNote />
+      </section>
+      <section class="card" aria-labelledby="privacy-title">
+        <h2 id="privacy-title">{i18n.t("settings.privacy")}</h2>
+        <p>
+          <a href="/privacy.html" target="_blank" data-testid="privacy-link">
+            {i18n.t("settings.privacyLink")}
+          </a>
+        </p>
       </section>
     </main>
   );

@@ -1,6 +1,7 @@
 import type { AppType } from "@overture/backend/api";
 import { type ClientResponse, hc, parseResponse } from "hono/client";
-import type { Selection, TaskPage } from "../types.ts";
+import type { BackendReadiness, Selection, TaskPage } from "../types.ts";
+import { OvertureError } from "../errors.ts";
 import { networkError, responseError } from "./http.ts";
 
 export interface ApiOptions {
@@ -53,6 +54,23 @@ export function createApi(options: ApiOptions) {
     fetch: fetcher,
     /** Liveness without a session: tells "backend unreachable" apart before opening a window. */
     health: () => ok(() => client.healthz.$get()),
+    /**
+     * Readiness without a session (first-run check): the backend answers 200 when ready and 503
+     * with the same body when its database is not; anything else is not an Overture backend.
+     */
+    readiness: async (): Promise<BackendReadiness> => {
+      let response: Response;
+      try {
+        response = await fetcher(new Request(`${baseUrl}/readyz`));
+      } catch (cause) {
+        throw networkError(cause);
+      }
+      if (response.status !== 200 && response.status !== 503) throw await responseError(response);
+      const body = (await response.json().catch(() => null)) as Partial<BackendReadiness> | null;
+      if (body?.status !== "ready" && body?.status !== "not_ready")
+        throw new OvertureError("not_found", "No Overture backend answers at this address.");
+      return { status: body.status, database: body.database ?? "unreachable" };
+    },
     exchangeCode: (code: string, codeVerifier: string) =>
       ok(() => client.auth.token.$post({ json: { code, code_verifier: codeVerifier } })),
     logout: () => ok(() => client.auth.logout.$post()),

@@ -1,6 +1,7 @@
-import { type AudioMessage, bytesToBase64, rechunk } from "../audio-transfer.ts";
+import { AUDIO_CHUNK_BYTES, type AudioMessage, bytesToBase64, rechunk } from "../audio-transfer.ts";
 import { OvertureError, toErrorPayload } from "../errors.ts";
 import { linkState } from "../format.ts";
+import { backendUrl } from "../storage.ts";
 import type { Context } from "./context.ts";
 import { send } from "./http.ts";
 
@@ -29,29 +30,50 @@ async function openAudio(ctx: Context, id: string): Promise<Response> {
   throw new OvertureError("link_expired", "The result link has expired and no copy was archived.");
 }
 
-/** Answers `{ id }` on an audio Port with the bytes of that task's result, in chunks. */
+/** Sends bytes already in memory (from the cache) in the Port's chunk size. */
+function postBytes(port: AudioPort, bytes: Uint8Array, mime: string, isClosed: () => boolean) {
+  port.postMessage({ kind: "start", mime, size: bytes.byteLength });
+  for (let at = 0; at < bytes.byteLength && !isClosed(); at += AUDIO_CHUNK_BYTES)
+    port.postMessage({
+      kind: "chunk",
+      data: bytesToBase64(bytes.subarray(at, at + AUDIO_CHUNK_BYTES)),
+    });
+  if (!isClosed()) port.postMessage({ kind: "end" });
+}
+
+/**
+ * Answers `{ id }` on an audio Port with the bytes of that task's result, in chunks: from the
+ * cache when this browser fetched them before (no network at all), else fetched and then kept.
+ */
 export function serveAudio(ctx: Context, port: AudioPort): void {
   let closed = false;
+  const isClosed = () => closed;
   port.onDisconnect.addListener(() => (closed = true));
   port.onMessage.addListener((message) => {
     const id = (message as { id?: unknown }).id;
     if (typeof id !== "string") return;
     void (async () => {
       try {
+        const backend = (await backendUrl()) ?? "";
+        const cached = await ctx.audioCache.get(backend, id).catch(() => null);
+        if (cached) {
+          postBytes(port, cached.bytes, cached.mime, isClosed);
+          return;
+        }
         const response = await openAudio(ctx, id);
+        const mime = response.headers.get("Content-Type") ?? "audio/wav";
         const size = Number(response.headers.get("Content-Length")) || null;
-        port.postMessage({
-          kind: "start",
-          mime: response.headers.get("Content-Type") ?? "audio/wav",
-          size,
-        });
+        port.postMessage({ kind: "start", mime, size });
         if (!response.body)
           throw new OvertureError("unexpected", "The audio response had no body.");
+        const parts: Uint8Array<ArrayBuffer>[] = [];
         for await (const chunk of rechunk(response.body)) {
-          if (closed) return;
-          port.postMessage({ kind: "chunk", data: bytesToBase64(chunk) });
+          parts.push(chunk);
+          if (!closed) port.postMessage({ kind: "chunk", data: bytesToBase64(chunk) });
         }
-        port.postMessage({ kind: "end" });
+        if (!closed) port.postMessage({ kind: "end" });
+        // Kept even when the view closed meanwhile: the bytes are here, the next play is free.
+        await ctx.audioCache.put(backend, id, new Blob(parts, { type: mime })).catch(() => false);
       } catch (error) {
         if (!closed) port.postMessage({ kind: "error", ...toErrorPayload(error) });
       }

@@ -1,6 +1,7 @@
 import { OvertureError } from "../errors.ts";
-import { backendUrlItem } from "../storage.ts";
+import { backendUrl } from "../storage.ts";
 import { type Api, createApi } from "./api.ts";
+import { type CacheStorageLike, createAudioCache } from "./audio-cache.ts";
 import type { IdentityApi } from "./auth.ts";
 import { sessionItem, type StoredSession } from "./session-store.ts";
 import { createSnapshotStore } from "./snapshot-store.ts";
@@ -11,6 +12,8 @@ export interface BackgroundDeps {
   now: () => number;
   identity: IdentityApi;
   createPkcePair: () => Promise<{ verifier: string; challenge: string }>;
+  /** Where fetched result audio is kept (the Cache API); null keeps nothing. */
+  cacheStorage: CacheStorageLike | null;
 }
 
 /**
@@ -20,10 +23,14 @@ export interface BackgroundDeps {
  */
 export function createContext(deps: BackgroundDeps) {
   const store = createSnapshotStore(deps.now);
+  const audioCache = createAudioCache(deps.cacheStorage);
 
+  /** The API of the chosen backend; `backend_not_set` before the first-run setup. */
   async function api(session: StoredSession | null = null): Promise<Api> {
+    const baseUrl = await backendUrl();
+    if (!baseUrl) throw new OvertureError("backend_not_set", "Choose the backend's address first.");
     return createApi({
-      baseUrl: await backendUrlItem.getValue(),
+      baseUrl,
       token: session?.token ?? null,
       fetch: deps.fetch,
     });
@@ -86,7 +93,7 @@ export function createContext(deps: BackgroundDeps) {
     }
   }
 
-  return { deps, store, api, call, requireSession, noteFailure };
+  return { deps, store, audioCache, api, call, requireSession, noteFailure };
 }
 
 export type Context = ReturnType<typeof createContext>;

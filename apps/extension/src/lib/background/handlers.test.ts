@@ -4,7 +4,7 @@ import { REDIRECT, signedIn, startTestBackground } from "../../testing/backgroun
 import { GRANT, SELECTION, USER, fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { mocks } from "../../testing/setup.ts";
 import { send } from "../messages.ts";
-import { backendUrlItem, snapshotItem } from "../storage.ts";
+import { backendUrl, snapshotItem } from "../storage.ts";
 import { sessionItem } from "./session-store.ts";
 
 const unauthenticated = () => json({ error: "unauthenticated", message: "gone" }, 401);
@@ -70,6 +70,14 @@ describe("background: sign-in and sign-out", () => {
     expect(backend.calls("POST", "/auth/logout")).toHaveLength(1);
     expect(await sessionItem.getValue()).toBeNull();
     expect(await fakeBrowser.action.getBadgeText({})).toBe("");
+  });
+
+  it("forgets the music it kept for replay when signing out", async () => {
+    await signedIn();
+    const { ctx } = startTestBackground(fakeBackend());
+    await ctx.audioCache.put("http://127.0.0.1:8787", "t1", new Blob([new Uint8Array(10)]));
+    await send("auth/sign-out");
+    expect(await ctx.audioCache.get("http://127.0.0.1:8787", "t1")).toBeNull();
   });
 });
 
@@ -218,14 +226,14 @@ describe("background: devices, settings and downloads", () => {
     await expect(
       send("settings/backend-url", { url: "https://overture.example/path" }),
     ).rejects.toMatchObject({ code: "permission_denied" });
-    expect(await backendUrlItem.getValue()).toBe("http://127.0.0.1:8787");
+    expect(await backendUrl()).toBe("http://127.0.0.1:8787");
   });
 
   it("switches to a new backend by its origin and ends the old session", async () => {
     await signedIn();
     startTestBackground(fakeBackend());
     await send("settings/backend-url", { url: "https://overture.example/some/path" });
-    expect(await backendUrlItem.getValue()).toBe("https://overture.example");
+    expect(await backendUrl()).toBe("https://overture.example");
     expect(await sessionItem.getValue()).toBeNull();
   });
 

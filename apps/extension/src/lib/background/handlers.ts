@@ -2,9 +2,10 @@ import { browser } from "wxt/browser";
 import { OvertureError } from "../errors.ts";
 import type { Handlers } from "../messages.ts";
 import { originPattern, parseBackendUrl } from "../backend-url.ts";
-import { backendUrlItem } from "../storage.ts";
+import { backendUrl, backendUrlItem } from "../storage.ts";
 import type { Task, WebhookSecretStatus } from "../types.ts";
 import { signIn } from "./auth.ts";
+import { createApi } from "./api.ts";
 import type { Context } from "./context.ts";
 import { downloadResult } from "./downloads.ts";
 import type { LiveHub } from "./live.ts";
@@ -27,6 +28,8 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
     await sessionItem.removeValue();
     await eventCursorItem.removeValue();
     live.stop();
+    // The next person on this browser profile does not get the last one's music.
+    await ctx.audioCache.clear().catch(() => undefined);
     await settle(before.tasks, []);
   }
 
@@ -144,18 +147,27 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
       if (!origin) throw new OvertureError("invalid_url", "Enter an http:// or https:// address.");
       if (!(await browser.permissions.contains({ origins: [originPattern(origin)] })))
         throw new OvertureError("permission_denied", `Access to ${origin} was not granted.`);
-      if (origin !== (await backendUrlItem.getValue())) {
+      if (origin !== (await backendUrl())) {
         // A session belongs to one backend: switching ends it here (the old backend keeps it
         // until it expires or is revoked from another device).
         await signOutLocally();
-        await backendUrlItem.setValue(origin);
       }
+      // Stored even when it equals the development default: the person chose it.
+      await backendUrlItem.setValue(origin);
       await ctx
         .api()
         .then((api) => api.health())
         .then(() => ctx.store.update((s) => ({ ...s, connectivity: "online" })))
         .catch((error: unknown) => ctx.noteFailure(error, null));
       return ctx.store.read();
+    },
+
+    "backend/check": async ({ url }) => {
+      const origin = parseBackendUrl(url);
+      if (!origin) throw new OvertureError("invalid_url", "Enter an http:// or https:// address.");
+      if (!(await browser.permissions.contains({ origins: [originPattern(origin)] })))
+        throw new OvertureError("permission_denied", `Access to ${origin} was not granted.`);
+      return createApi({ baseUrl: origin, fetch: ctx.deps.fetch }).readiness();
     },
 
     "audio/download": ({ id }) => downloadResult(ctx, id),

@@ -3,10 +3,13 @@ import { browser } from "wxt/browser";
 import { AUDIO_PORT } from "../audio-transfer.ts";
 import { LIVE_PORT, serveMessages } from "../messages.ts";
 import { serveAudio } from "./audio.ts";
+import { browserCacheStorage } from "./audio-cache.ts";
 import { type BackgroundDeps, createContext } from "./context.ts";
 import { createHandlers } from "./handlers.ts";
 import { createLiveHub } from "./live.ts";
 import { NOTIFICATION_PREFIX } from "./notify.ts";
+import { applyLanguage } from "../preferences.ts";
+import { preferencesItem } from "../storage.ts";
 import { POLL_ALARM } from "./poller.ts";
 import { refreshRefusals } from "./refusals.ts";
 import { checkActiveTasks, settle } from "./tasks.ts";
@@ -21,6 +24,7 @@ export function browserDeps(): BackgroundDeps {
       launchWebAuthFlow: (details) => browser.identity.launchWebAuthFlow(details),
     },
     createPkcePair,
+    cacheStorage: browserCacheStorage(),
   };
 }
 
@@ -51,6 +55,19 @@ export function startBackground(deps: BackgroundDeps = browserDeps()) {
     if (!id.startsWith(NOTIFICATION_PREFIX)) return;
     void browser.tabs.create({ url: browser.runtime.getURL("/sidepanel.html") });
     void browser.notifications.clear(id);
+  });
+
+  // Notifications speak the language chosen in the options (the background has no view to reload).
+  const speak = (language: Parameters<typeof applyLanguage>[0]) =>
+    void applyLanguage(language).catch(() => undefined);
+  void preferencesItem
+    .getValue()
+    .then((preferences) => {
+      speak(preferences.language);
+    })
+    .catch(() => undefined);
+  preferencesItem.watch((preferences) => {
+    speak(preferences.language);
   });
 
   // After a browser restart or an update: badge and alarm from the last known tasks.

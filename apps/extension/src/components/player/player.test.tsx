@@ -1,0 +1,219 @@
+import { fireEvent, render, screen, within } from "@testing-library/preact";
+import { describe, expect, it, vi } from "vitest";
+import { signedIn, startTestBackground } from "../../testing/background.ts";
+import { memoryCacheStorage } from "../../testing/cache-storage.ts";
+import { fakeBackend, task } from "../../testing/fixtures.ts";
+import { App } from "../app.tsx";
+
+const FILES = "http://127.0.0.1:4010/files/";
+const finished = (n: number) =>
+  task({
+    id: `t${n}`,
+    status: "success",
+    params: { prompt: `track ${n}` },
+    file_url: `${FILES}${n}.wav`,
+    file_expires_at: "2099-01-01T00:00:00.000Z",
+    finished_at: "2025-01-01T10:02:00.000Z",
+  });
+// The issue's case: a list of 50 finished tracks.
+const TASKS = Array.from({ length: 50 }, (_, i) => finished(i + 1));
+
+/** The backend plus the platform's files; every request to either is recorded. */
+function backendWithFiles(size = 1_200_000) {
+  const backend = fakeBackend({
+    "GET /api/tasks": () =>
+      new Response(JSON.stringify({ tasks: TASKS, next_cursor: null }), {
+        headers: { "Content-Type": "application/json" },
+      }),
+    "GET /api/tasks/t1/audio": () =>
+      new Response(new Uint8Array(4_000).fill(3), { headers: { "Content-Type": "audio/wav" } }),
+  });
+  const fetch = backend.fetch;
+  backend.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new Request(input, init).url;
+    if (!url.startsWith(FILES)) return fetch(input, init);
+    backend.requests.push(new Request(url));
+    return Promise.resolve(
+      new Response(new Uint8Array(size).fill(7), {
+        headers: { "Content-Type": "audio/wav", "Content-Length": String(size) },
+      }),
+    );
+  };
+  /** Requests that carried audio: the platform's files and the backend's archive. */
+  const audioRequests = () =>
+    backend.requests.filter((r) => r.url.startsWith(FILES) || r.url.endsWith("/audio"));
+  return { backend, audioRequests };
+}
+
+class FakeOfflineAudioContext {
+  decodeAudioData(data: ArrayBuffer) {
+    const samples = Float32Array.from({ length: 1000 }, (_, i) => Math.sin(i / 10));
+    return Promise.resolve({
+      byteLength: data.byteLength,
+      numberOfChannels: 1,
+      getChannelData: () => samples,
+    });
+  }
+}
+
+/** Opens the view on its task list and waits until every finished track is listed. */
+async function openTaskList() {
+  const view = render(<App surface="popup" />);
+  fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+  await expect.poll(() => screen.queryAllByTestId("play").length).toBe(TASKS.length);
+  return view;
+}
+
+function card(id: string): HTMLElement {
+  const item = document.querySelector<HTMLElement>(`li.task[data-task-id="${id}"]`);
+  if (!item) throw new Error(`no task ${id} in the list`);
+  return item;
+}
+function theAudio(): HTMLAudioElement {
+  const audio = document.querySelector("audio");
+  if (!audio) throw new Error("no audio element");
+  return audio;
+}
+const playerState = () => document.querySelector(".mini-player")?.getAttribute("data-state");
+
+function stubMedia() {
+  vi.stubGlobal("OfflineAudioContext", FakeOfflineAudioContext);
+  let count = 0;
+  const blobs: Blob[] = [];
+  vi.spyOn(URL, "createObjectURL").mockImplementation((blob) => {
+    blobs.push(blob as Blob);
+    return `blob:overture/${++count}`;
+  });
+  vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => undefined);
+  const play = vi.spyOn(HTMLMediaElement.prototype, "play").mockResolvedValue(undefined);
+  return Object.assign(blobs, { play });
+}
+
+describe("listening without waste", () => {
+  it("transfers no audio when a list of 50 finished tracks opens, and has no player yet", async () => {
+    await signedIn({ tasks: TASKS });
+    const { backend, audioRequests } = backendWithFiles();
+    startTestBackground(backend);
+    stubMedia();
+    await openTaskList();
+    // The view asked the backend for its state: the count below is not zero by accident.
+    await expect.poll(() => backend.calls("GET", "/api/me").length).toBeGreaterThan(0);
+    expect(audioRequests()).toEqual([]);
+    expect(document.querySelectorAll("audio")).toHaveLength(0);
+  });
+
+  it("fetches a track once when play is pressed, into the view's one player", async () => {
+    await signedIn({ tasks: TASKS });
+    const { backend, audioRequests } = backendWithFiles();
+    startTestBackground(backend);
+    const blobs = stubMedia();
+    await openTaskList();
+    fireEvent.click(within(card("t2")).getByTestId("play"));
+    await expect.poll(playerState).toBe("ready");
+    expect(audioRequests().map((r) => r.url)).toEqual([`${FILES}2.wav`]);
+    expect(blobs[0]?.size).toBe(1_200_000);
+    // Play was the request to play: no second click.
+    await expect.poll(() => blobs.play.mock.calls.length).toBe(1);
+    const audios = document.querySelectorAll("audio");
+    expect(audios).toHaveLength(1);
+    expect(audios[0]?.getAttribute("src")).toBe("blob:overture/1");
+    expect(document.querySelector(".mini-player .title")?.textContent).toBe("track 2");
+    await expect
+      .poll(() => document.querySelector("canvas.waveform")?.getAttribute("data-state"))
+      .toBe("drawn");
+  });
+
+  it("plays a track again from the background's cache, even in a view opened later", async () => {
+    await signedIn({ tasks: TASKS });
+    const { backend, audioRequests } = backendWithFiles();
+    startTestBackground(backend, undefined, memoryCacheStorage());
+    stubMedia();
+    const first = await openTaskList();
+    fireEvent.click(within(card("t3")).getByTestId("play"));
+    await expect.poll(playerState).toBe("ready");
+    first.unmount();
+
+    await openTaskList();
+    fireEvent.click(within(card("t3")).getByTestId("play"));
+    await expect.poll(playerState).toBe("ready");
+    expect(audioRequests()).toHaveLength(1);
+  });
+
+  it("switches the one player to another track and back without a new request", async () => {
+    await signedIn({ tasks: TASKS });
+    const { backend, audioRequests } = backendWithFiles(2_000);
+    startTestBackground(backend);
+    stubMedia();
+    await openTaskList();
+    for (const id of ["t1", "t4", "t1"]) {
+      fireEvent.click(within(card(id)).getByTestId("play"));
+      await expect
+        .poll(() => document.querySelector(".mini-player")?.getAttribute("data-task-id"))
+        .toBe(id);
+      await expect.poll(playerState).toBe("ready");
+    }
+    expect(audioRequests().map((r) => r.url)).toEqual([`${FILES}1.wav`, `${FILES}4.wav`]);
+    expect(document.querySelectorAll("audio")).toHaveLength(1);
+  });
+
+  it("pauses and resumes the current track from its card", async () => {
+    await signedIn({ tasks: TASKS });
+    startTestBackground(backendWithFiles(2_000).backend);
+    stubMedia();
+    const pause = vi.spyOn(HTMLMediaElement.prototype, "pause").mockImplementation(() => undefined);
+    await openTaskList();
+    const play = within(card("t1")).getByTestId("play");
+    fireEvent.click(play);
+    await expect.poll(playerState).toBe("ready");
+    fireEvent.play(theAudio());
+    await expect.poll(() => play.getAttribute("aria-pressed")).toBe("true");
+    expect(play.textContent).toBe("Pause");
+    Object.defineProperty(theAudio(), "paused", { value: false });
+    fireEvent.click(play);
+    expect(pause).toHaveBeenCalled();
+  });
+
+  it("says the waveform could not be drawn when the audio does not decode", async () => {
+    await signedIn({ tasks: TASKS });
+    startTestBackground(backendWithFiles(2_000).backend);
+    stubMedia();
+    vi.stubGlobal(
+      "OfflineAudioContext",
+      class {
+        decodeAudioData = () => Promise.reject(new Error("bad data"));
+      },
+    );
+    await openTaskList();
+    fireEvent.click(within(card("t1")).getByTestId("play"));
+    expect(await screen.findByText("The waveform could not be drawn.")).toBeTruthy();
+  });
+
+  it("plays the archived copy when the platform's link no longer serves the file", async () => {
+    const archived = { ...finished(1), audio_url: "http://127.0.0.1:8787/api/tasks/t1/audio" };
+    await signedIn({ tasks: [archived] });
+    const { backend } = backendWithFiles();
+    const fetch = backend.fetch;
+    backend.fetch = (input: RequestInfo | URL, init?: RequestInit) =>
+      new Request(input, init).url.startsWith(FILES)
+        ? Promise.resolve(new Response("gone", { status: 410 }))
+        : fetch(input, init);
+    startTestBackground(backend);
+    const blobs = stubMedia();
+    render(<App surface="popup" />);
+    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+    fireEvent.click(await screen.findByTestId("play"));
+    await expect.poll(playerState).toBe("ready");
+    expect(blobs[0]?.size).toBe(4_000);
+  });
+
+  it("closes the player", async () => {
+    await signedIn({ tasks: TASKS });
+    startTestBackground(backendWithFiles(2_000).backend);
+    stubMedia();
+    await openTaskList();
+    fireEvent.click(within(card("t1")).getByTestId("play"));
+    await expect.poll(playerState).toBe("ready");
+    fireEvent.click(screen.getByRole("button", { name: "Close the player" }));
+    expect(document.querySelector(".mini-player")).toBeNull();
+  });
+});
