@@ -1,0 +1,96 @@
+// Two builds of the backend side by side on Postgres (for trying a change of the intake before
+// `pnpm bench`): closed-loop and open-loop intake runs interleaved round by round, with the naive
+// reference (c) in each round. Not part of `pnpm bench`; prints one line per run.
+//
+//   BENCH_COMPARE="base=bench-results/dist-base/index.js,new=dist/index.js" \
+//   BENCH_RATE=1500 BENCH_ROUNDS=3 pnpm exec tsx bench/compare-intake.ts
+import { resolve } from "node:path";
+import type { LoadRequest, LoadResult } from "./workers/webhook-load.ts";
+import { createPgDatabase, createPgTemplate } from "./lib/databases.ts";
+import { cpuTimes, idleShare } from "./lib/machine.ts";
+import { IDLE_BEFORE_LOAD_MS, startNaive } from "./lib/naive.ts";
+import { BACKEND_DIR, startWorker } from "./lib/procs.ts";
+import { startBackend } from "./lib/servers.ts";
+import { fmt, sleep } from "./lib/stats.ts";
+import { readSettings } from "./suites/settings.ts";
+import { EVENT_TASKS } from "./suites/intake.ts";
+
+const settings = readSettings(console.log);
+const builds = (process.env.BENCH_COMPARE ?? "current=dist/index.js").split(",").map((pair) => {
+  const [name = "", path = ""] = pair.split("=");
+  return { name, path: resolve(BACKEND_DIR, path) };
+});
+const rate = Number(process.env.BENCH_RATE ?? 0);
+const template = await createPgTemplate({ users: 100, tasks: EVENT_TASKS + 1 });
+const load = startWorker("webhook-load.ts");
+await load.call("ready");
+
+const request = (port: number, run: string, ratePerSecond?: number): LoadRequest => ({
+  port,
+  connections: settings.connections,
+  warmupMs: settings.warmupMs,
+  durationMs: settings.durationMs,
+  run,
+  users: 100,
+  tasks: EVENT_TASKS,
+  mode: "distinct",
+  ...(ratePerSecond ? { ratePerSecond } : {}),
+});
+
+async function batches(url: string) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const read = (n: string) => Number(new RegExp(`^${n} ([\\d.e+]+)$`, "m").exec(text)?.[1] ?? 0);
+  return [
+    read("overture_webhook_commit_batch_size_sum"),
+    read("overture_webhook_commit_batch_size_count"),
+  ];
+}
+
+const line = (label: string, r: LoadResult, extra = "") => {
+  console.log(
+    `${label.padEnd(22)} ${fmt(r.perSecond).padStart(6)}/s p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms` +
+      ` non-2xx ${
+        r.errors +
+        Object.entries(r.statuses)
+          .filter(([s]) => !s.startsWith("2"))
+          .reduce((a, [, n]) => a + n, 0)
+      } ${extra}`,
+  );
+};
+
+try {
+  for (let round = 1; round <= settings.rounds; round++) {
+    const order = round % 2 === 1 ? builds : [...builds].reverse();
+    {
+      const db = await createPgDatabase(template.name);
+      const naive = await startNaive(db.url, 100, false);
+      line(`r${round} (c)`, await load.call<LoadResult>("run", request(naive.port, `c${round}`)));
+      await naive.child.stop();
+      await db.drop();
+    }
+    for (const build of order) {
+      for (const offered of rate > 0 ? [undefined, rate] : [undefined]) {
+        const db = await createPgDatabase(template.name);
+        const backend = await startBackend({ url: db.url }, {}, [], undefined, build.path);
+        await sleep(IDLE_BEFORE_LOAD_MS);
+        const [s0 = 0, c0 = 0] = await batches(backend.url);
+        const cpu = cpuTimes();
+        const run = `${build.name}${round}${offered ? "o" : ""}`;
+        const result = await load.call<LoadResult>("run", request(backend.port, run, offered));
+        const idle = idleShare(cpu, cpuTimes()) ?? Number.NaN;
+        const [s1 = 0, c1 = 0] = await batches(backend.url);
+        const seconds = (settings.warmupMs + settings.durationMs) / 1000;
+        line(
+          `r${round} ${build.name}${offered ? ` @${offered}/s` : ""}`,
+          result,
+          `batch ${fmt((s1 - s0) / (c1 - c0))} tx/s ${fmt((c1 - c0) / seconds)} idle ${fmt(idle)} %`,
+        );
+        await backend.child.stop();
+        await db.drop();
+      }
+    }
+  }
+} finally {
+  await load.stop();
+  await template.drop();
+}
