@@ -2,7 +2,8 @@
 // `pnpm bench`): closed-loop and open-loop intake runs interleaved round by round, with the naive
 // reference (c) in each round. Not part of `pnpm bench`; prints one line per run.
 //
-//   BENCH_COMPARE="base=bench-results/dist-base/index.js,new=dist/index.js" \
+//   cp -r dist dist-old-base   (before the change; dist-old-* and dist-next-* are git- and lint-ignored)
+//   BENCH_COMPARE="base=dist-old-base/index.js,new=dist/index.js" \
 //   BENCH_RATE=1500 BENCH_ROUNDS=3 pnpm exec tsx bench/compare-intake.ts
 import { resolve } from "node:path";
 import type { LoadRequest, LoadResult } from "./workers/webhook-load.ts";
