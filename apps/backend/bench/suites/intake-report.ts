@@ -40,14 +40,19 @@ export interface IntakeResults {
 
 const NAMES: Record<Driver, string> = { pg: "Postgres", pglite: "PGlite" };
 
-const CPU_BOUND_WHY =
-  "This run's machine was CPU-bound (CPU idle ≈ 0 % during the intake; see the notes): every variant " +
-  "competes for the same 2 cores, so what counts is CPU time per event, not round trips. Postgres now " +
-  "spends less per event for the intake than for the one-transaction-per-event references (batching), " +
-  "but the backend's own work per event (HTTP, verification, schema parse, merge, task JSON, SQL text) " +
-  "costs more than the naive handler's, which does none of the merge, ordering or fan-out. The changes " +
-  "aimed at round trips and lock hold times (see the notes) pay off on a machine with idle CPU, where the " +
-  "issue measured the intake latency-bound.";
+/** Why an intake throughput target is missed, with this run's CPU idle share during the intake. */
+const throughputWhy = (idle: number, batch: number, perTx: number) =>
+  `During the intake's runs the machine's CPU was ${fmt(idle)} % idle (both cores, load generator and ` +
+  `Postgres included) and the intake committed ${fmt(perTx)} transactions/s of ${fmt(batch)} events. ` +
+  (idle < 5
+    ? "The machine was CPU-bound: every variant competes for the same 2 cores, so CPU time per event decides, not round trips. "
+    : "") +
+  "Batching makes Postgres spend less per event than the one-transaction-per-event references do " +
+  "(bench/compare-intake.ts, 2026-11-26: Postgres 135–165 µs per event for the intake, 240–330 µs for (c)), " +
+  "but the backend's own work per event — HTTP, verification, schema parse, merge, task JSON, the SQL text — " +
+  "costs more than the naive handler's (300–550 µs against 185–260 µs, same comparison), which does no merge, " +
+  "no ordering and no fan-out. Reaching 2× (c+) needs that per-event CPU cut, not fewer round trips.";
+
 const med = <T>(runs: readonly T[], pick: (run: T) => number) => median(runs.map(pick));
 const not2xx = (load: LoadResult) =>
   load.errors +
@@ -63,6 +68,9 @@ export function intakeSection(results: IntakeResults, settings: BenchSettings): 
     const name = NAMES[driver];
     const rate = med(runs, (r) => r.load.perSecond);
     const perRound = runs.map((r) => r.load.perSecond);
+    const idle = med(runs, (r) => r.cpuIdle);
+    const batch = med(runs, (r) => r.batchSize);
+    const perTx = med(runs, (r) => r.transactionsPerSecond);
     // The machine is shared: each round's ratio (intake and reference measured minutes apart)
     // is shown beside the ratio of the medians.
     const versus = (
@@ -80,7 +88,7 @@ export function intakeSection(results: IntakeResults, settings: BenchSettings): 
         runs: perRound,
         note: `per round ×${ratios.map((r) => fmt(r)).join(", ×")} (reference ${refRuns.map((r) => fmt(r)).join(", ")}/s)`,
         ...(target ? { target: target.text, met } : {}),
-        ...(met === false ? { why: CPU_BOUND_WHY } : {}),
+        ...(met === false ? { why: throughputWhy(idle, batch, perTx) } : {}),
       });
     };
     if (driver === "pg") {
@@ -263,7 +271,7 @@ export function intakeSection(results: IntakeResults, settings: BenchSettings): 
       `How the intake commits on Postgres (2026-11-26): a batch is two round trips — \`begin; lock the tasks; ` +
         `insert the events\` as one multi-statement message, the merge in memory, then \`update the changed ` +
         `columns; append the task events; commit\` as one more — so the task-events lock is taken and released ` +
-        `inside one message; NOTIFY is sent after commit on another connection, at most one per 2 ms. ` +
+        `inside one message; NOTIFY is sent after commit on another connection, one at a time (those that come meanwhile coalesce). ` +
         `Each direction of the performance issue was compared build against build with \`bench/compare-intake.ts\` ` +
         `(4 interleaved rounds, closed loop, plus CPU time per event of the server and of its Postgres connections ` +
         `from /proc) on this machine while other jobs kept it saturated (CPU idle 0–2 %, load average ~9 on 2 cores): ` +

@@ -6,14 +6,15 @@ import type { Logger } from "../../lib/logger.ts";
 
 /**
  * Announces committed task events outside the transactions that appended them: after commit, on
- * a connection of its own, at most one NOTIFY every `delayMs` carrying the highest id seen.
+ * a connection of its own, one NOTIFY at a time (plus an optional `delayMs` before each) carrying
+ * the highest id seen.
  * A NOTIFY inside a transaction takes Postgres' commit-time notify lock, so concurrent batches
  * committed one after another; here a batch commits without it. Readers only need "something
  * up to id N is committed" (services/events/feed.ts reads past its cursor), so coalescing loses
  * nothing; a NOTIFY that fails is covered by the feed's periodic catch-up read.
  */
 export function createAnnouncer(options: { db: AppDatabase; logger: Logger; delayMs?: number }) {
-  const delayMs = options.delayMs ?? 2;
+  const delayMs = options.delayMs ?? 0;
   let pending = 0;
   let timer: NodeJS.Timeout | undefined;
   let sending: Promise<void> | undefined;
@@ -34,12 +35,15 @@ export function createAnnouncer(options: { db: AppDatabase; logger: Logger; dela
 
   function schedule(): void {
     if (timer || sending || pending === 0) return;
-    timer = setTimeout(() => {
+    const fire = () => {
       sending = send().finally(() => {
         sending = undefined;
         schedule(); // ids that arrived while sending
       });
-    }, delayMs);
+    };
+    // By default on the next timer turn (commits completing meanwhile share it); one NOTIFY in
+    // flight at a time, so the ones that come while it is sent coalesce into the next.
+    timer = setTimeout(fire, delayMs);
   }
 
   return {
