@@ -66,3 +66,24 @@ export function cpuPressureSince(
   if (now === undefined || stallAtStart === undefined) return undefined;
   return Math.round(((now - stallAtStart) / ((performance.now() - since) * 1000)) * 100);
 }
+
+/** Jiffies of all CPUs from /proc/stat: idle (idle + iowait) and total; undefined off Linux. */
+export function cpuTimes(): { idle: number; total: number } | undefined {
+  try {
+    const line = readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
+    const fields = line.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Share (0–100 %) of the machine's CPU time left idle between two {@link cpuTimes} readings. */
+export function idleShare(
+  before: ReturnType<typeof cpuTimes>,
+  after: ReturnType<typeof cpuTimes>,
+): number | undefined {
+  if (!before || !after || after.total <= before.total) return undefined;
+  return (100 * (after.idle - before.idle)) / (after.total - before.total);
+}

@@ -7,7 +7,10 @@ import { sleep } from "./stats.ts";
 
 /** Child processes of the benchmarks: the built backend, plain-node reference servers, workers. */
 export const BACKEND_DIR = resolve(import.meta.dirname, "../..");
-export const DIST_INDEX = join(BACKEND_DIR, "dist/index.js");
+/** The built backend; `BENCH_BACKEND_DIST` points at another build (comparing two of them). */
+export const DIST_INDEX = resolve(
+  process.env.BENCH_BACKEND_DIST ?? join(BACKEND_DIR, "dist/index.js"),
+);
 
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {

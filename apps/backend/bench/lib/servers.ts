@@ -24,11 +24,12 @@ export async function startBackend(
   env: Record<string, string | undefined> = {},
   nodeArgs: string[] = [],
   fixedPort?: number,
+  distIndex = DIST_INDEX,
 ): Promise<Server> {
   const port = fixedPort ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawnNode([...nodeArgs, DIST_INDEX], {
+  const child = spawnNode([...nodeArgs, distIndex], {
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: String(port),

@@ -22,7 +22,20 @@ export interface Database {
   ping(): Promise<void>;
   /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. */
   listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  /**
+   * Postgres only: a pooled connection that runs multi-statement scripts, each sent as one
+   * message (no parameters: values are inlined by db/script.ts). PGlite has no round trips to save.
+   */
+  scriptSession?(): Promise<ScriptSession>;
   close(): Promise<void>;
+}
+
+export interface ScriptSession {
+  /** Runs the statements of `text` in one round trip; the rows of each, in order. Values are
+   * converted as drizzle's node-postgres driver converts them (timestamps stay text). */
+  run(text: string): Promise<Record<string, unknown>[][]>;
+  /** Back to the pool; `broken` drops the connection (its transaction state is unknown). */
+  release(broken?: boolean): void;
 }
 
 /**

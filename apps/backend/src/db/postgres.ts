@@ -7,6 +7,17 @@ import * as schema from "./schema/index.ts";
 // Session-level advisory lock key shared by every instance that migrates this database.
 const MIGRATION_LOCK_KEY = 7_324_001;
 
+// Types drizzle's node-postgres driver reads as text (and converts itself): timestamps, dates,
+// intervals and their arrays. Scripts read rows the same way, so drizzle's column mapping applies.
+type BuiltinType = (typeof pg.types.builtins)[keyof typeof pg.types.builtins];
+const TEXT_TYPES = new Set<number>([1184, 1114, 1082, 1186, 1231, 1115, 1185, 1187, 1182]);
+const DRIVER_TYPES: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: BuiltinType) => {
+    if (TEXT_TYPES.has(oid)) return (value: string) => value;
+    return pg.types.getTypeParser(oid) as (value: string) => unknown;
+  }) as pg.CustomTypesConfig["getTypeParser"],
+};
+
 /** node-postgres: a pool for queries and one dedicated connection for LISTEN. */
 export function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
@@ -39,6 +50,21 @@ export function openPostgres(url: string): Database {
     },
     async ping() {
       await pool.query("select 1");
+    },
+    async scriptSession() {
+      const client = await pool.connect();
+      return {
+        async run(text) {
+          const result = (await client.query({ text, types: DRIVER_TYPES })) as unknown as
+            pg.QueryResult | pg.QueryResult[];
+          return (Array.isArray(result) ? result : [result]).map(
+            (r) => r.rows as Record<string, unknown>[],
+          );
+        },
+        release(broken) {
+          client.release(broken === true);
+        },
+      };
     },
     async listen(channel, handler) {
       listenClient ??= new ListenClient(url, listeners);

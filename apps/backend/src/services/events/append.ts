@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { TASK_EVENTS_CHANNEL } from "../../db/channels.ts";
-import type { Transaction } from "../../db/client.ts";
+import { queryRows, type Executor } from "../../db/rows.ts";
 import type { TaskEventSource } from "../../db/schema/index.ts";
 import type { Task } from "../../schemas/task.ts";
 
@@ -21,16 +21,30 @@ export interface NewTaskEvent {
 }
 
 /**
- * Appends task events in the caller's transaction and announces them (NOTIFY is delivered on
- * commit). The one way to write task_events: intake, reconciler, submit, cancel and the queue all
- * use it. Call it last in a transaction, after every row lock, so the advisory lock is never held
- * while waiting for a row.
+ * Appends task events in the caller's transaction and, unless `announce` is false, announces them
+ * (NOTIFY is delivered on commit). The one way to write task_events: intake, reconciler, submit,
+ * cancel and the queue all use it. Call it last in a transaction, after every row lock, so the
+ * advisory lock is never held while waiting for a row. Resolves to the highest id appended; with
+ * `announce: false` the caller announces it after commit (services/events/announcer.ts).
  */
 export async function appendTaskEvents(
-  tx: Transaction,
+  tx: Executor,
   events: readonly NewTaskEvent[],
-): Promise<void> {
-  if (events.length === 0) return;
+  options: { announce?: boolean } = {},
+): Promise<number | undefined> {
+  const statement = appendTaskEventsSql(events, options.announce ?? true);
+  if (!statement) return undefined;
+  const [row] = await queryRows<{ last_id: string | null }>(tx, statement);
+  return lastIdOf(row);
+}
+
+/** The highest id from the statement's one row (none when nothing was appended). */
+export const lastIdOf = (row: { last_id?: unknown } | undefined): number | undefined =>
+  row?.last_id === null || row?.last_id === undefined ? undefined : Number(row.last_id);
+
+/** The append as one statement answering `last_id` (undefined when there is nothing to append). */
+export function appendTaskEventsSql(events: readonly NewTaskEvent[], announce: boolean) {
+  if (events.length === 0) return undefined;
   const batch = JSON.stringify(
     events.map((e, ord) => ({
       ord,
@@ -46,7 +60,10 @@ export async function appendTaskEvents(
   // first row reaches the INSERT, i.e. before any id is drawn (EXPLAIN: "One-Time Filter").
   // Every appender waits for this section, so the separate lock statement this saves (~0.5 ms
   // median per statement on the bench machine's Postgres, `pnpm bench` item 1) is saved for all.
-  await tx.execute(sql`
+  const last = announce
+    ? sql`select pg_notify(${TASK_EVENTS_CHANNEL}, max(id)::text), max(id)::text as last_id from inserted`
+    : sql`select max(id)::text as last_id from inserted`;
+  return sql`
     with inserted as (
       insert into task_events (user_id, task_id, status, source, payload, created_at)
       select e.user_id, e.task_id, e.status, e.source, e.payload, e.created_at
@@ -56,5 +73,5 @@ export async function appendTaskEvents(
       order by e.ord
       returning id
     )
-    select pg_notify(${TASK_EVENTS_CHANNEL}, max(id)::text) from inserted`);
+    ${last}`;
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { AppDatabase } from "../../db/client.ts";
 import { DatabaseUnavailableError } from "../../lib/errors.ts";
 import { createMetrics } from "../../lib/metrics.ts";
 import type { ApplyResult } from "../tasks/apply.ts";
@@ -12,16 +11,8 @@ const report = (taskId: string): PlatformReport => ({
   status: "in_progress",
 });
 
-/** A database whose transactions only record the batches they were given. */
-function fakeDb(batches: string[][]) {
-  return {
-    transaction: <T>(fn: (tx: never) => Promise<T>) => fn(undefined as never),
-    batches,
-  } as unknown as AppDatabase;
-}
-
 function applier(batches: string[][], fail?: (ids: string[]) => Error | undefined) {
-  return (_tx: unknown, reports: PlatformReport[]): Promise<ApplyResult> => {
+  return (reports: PlatformReport[]): Promise<ApplyResult> => {
     const ids = reports.map((r) => r.taskId);
     batches.push(ids);
     const error = fail?.(ids);
@@ -39,9 +30,8 @@ describe("group commit batcher", () => {
   it("commits events that arrive together in one transaction and answers each", async () => {
     const batches: string[][] = [];
     const batcher = createBatcher({
-      db: fakeDb(batches),
       metrics: createMetrics(),
-      apply: applier(batches),
+      transact: applier(batches),
     });
     const outcomes = await Promise.all(["a", "b", "c"].map((id) => batcher.submit(report(id))));
     expect(outcomes).toEqual(["accepted", "accepted", "accepted"]);
@@ -51,9 +41,8 @@ describe("group commit batcher", () => {
   it("caps a transaction at maxBatch events", async () => {
     const batches: string[][] = [];
     const batcher = createBatcher({
-      db: fakeDb(batches),
       metrics: createMetrics(),
-      apply: applier(batches),
+      transact: applier(batches),
       maxBatch: 2,
     });
     await Promise.all(["a", "b", "c"].map((id) => batcher.submit(report(id))));
@@ -65,9 +54,8 @@ describe("group commit batcher", () => {
     const poison = (ids: string[]) =>
       ids.includes("bad") ? new Error("constraint violated") : undefined;
     const batcher = createBatcher({
-      db: fakeDb(batches),
       metrics: createMetrics(),
-      apply: applier(batches, poison),
+      transact: applier(batches, poison),
     });
     const results = await Promise.allSettled(
       ["a", "bad", "c"].map((id) => batcher.submit(report(id))),
@@ -80,9 +68,8 @@ describe("group commit batcher", () => {
     const batches: string[][] = [];
     const down = () => new DatabaseUnavailableError("down");
     const batcher = createBatcher({
-      db: fakeDb(batches),
       metrics: createMetrics(),
-      apply: applier(batches, down),
+      transact: applier(batches, down),
     });
     const results = await Promise.allSettled(["a", "b"].map((id) => batcher.submit(report(id))));
     expect(results.every((r) => r.status === "rejected")).toBe(true);

@@ -1,14 +1,12 @@
-import type { AppDatabase, Transaction } from "../../db/client.ts";
 import { isDatabaseUnavailable } from "../../lib/errors.ts";
 import type { Metrics } from "../../lib/metrics.ts";
 import type { ApplyResult, ReportOutcome } from "../tasks/apply.ts";
 import type { PlatformReport } from "../tasks/merge.ts";
 
 export interface BatcherOptions {
-  db: AppDatabase;
   metrics: Metrics;
-  /** Applies a batch in the given transaction (tasks/apply.ts with the current context). */
-  apply: (tx: Transaction, reports: PlatformReport[]) => Promise<ApplyResult>;
+  /** Applies a batch in one transaction of its own and commits it (tasks/apply.ts). */
+  transact: (reports: PlatformReport[]) => Promise<ApplyResult>;
   /** Called after a commit with the accounts where a task ended. */
   onCommitted?: (result: ApplyResult) => void;
   /** Most events per transaction. */
@@ -38,8 +36,7 @@ export function createBatcher(options: BatcherOptions) {
   let inFlight = 0;
   let idle: (() => void) | undefined;
 
-  const transact = (reports: PlatformReport[]) =>
-    options.db.transaction((tx) => options.apply(tx, reports));
+  const { transact } = options;
 
   async function flush(batch: Pending[]): Promise<void> {
     options.metrics.webhookBatchSize.observe(batch.length);

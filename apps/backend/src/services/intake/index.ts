@@ -2,7 +2,9 @@ import { errorMessage } from "../../lib/error-summary.ts";
 import type { TaskRuntime } from "../tasks/runtime.ts";
 import { WEBHOOK_SECRETS_CHANGED_CHANNEL } from "../../db/channels.ts";
 import { applyReports } from "../tasks/apply.ts";
+import { createAnnouncer } from "../events/announcer.ts";
 import { createBatcher } from "./batcher.ts";
+import { applyInScript } from "./script-steps.ts";
 import { createIntake, type Delivery, type IntakeAnswer } from "./intake.ts";
 import { createIntakeLookup } from "./lookup.ts";
 import { createRejectionRecorder } from "./rejections.ts";
@@ -20,11 +22,20 @@ export function createWebhookIntake(runtime: TaskRuntime) {
     metrics: deps.metrics,
     logger: deps.logger,
   });
+  // Task events are announced after commit, coalesced, on another connection: a NOTIFY in the
+  // transaction would hold Postgres' commit-time notify lock and serialise the batches' commits.
+  const announcer = createAnnouncer({ db: deps.db, logger: deps.logger });
+  const context = () => ({ ...runtime.applyContext(), announceAfterCommit: true });
+  const openScript = deps.database.scriptSession?.bind(deps.database);
   const batcher = createBatcher({
-    db: deps.db,
     metrics: deps.metrics,
-    apply: (tx, reports) => applyReports(tx, reports, runtime.applyContext()),
+    // Postgres: two round trips per batch (script-steps.ts). PGlite runs in this process: there
+    // are no round trips to save, so a plain transaction.
+    transact: openScript
+      ? (reports) => applyInScript(openScript, reports, context())
+      : (reports) => deps.db.transaction((tx) => applyReports(tx, reports, context())),
     onCommitted: (result) => {
+      announcer.announce(result.lastEventId);
       runtime.committed(result);
     },
     // node-postgres has a pool: a second batch can build while the first commits.
@@ -79,6 +90,7 @@ export function createWebhookIntake(runtime: TaskRuntime) {
     start: () => rejections.start(),
     async stop(): Promise<void> {
       await batcher.drain();
+      await announcer.flush();
       await rejections.stop();
       const stopListening = await unlisten;
       unlisten = undefined;

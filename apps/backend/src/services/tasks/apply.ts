@@ -1,10 +1,10 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Transaction } from "../../db/client.ts";
 import { storableId, storableObject, storableText } from "../../lib/storable.ts";
-import { appendTaskEvents, type NewTaskEvent } from "../events/append.ts";
+import { appendTaskEventsSql, lastIdOf, type NewTaskEvent } from "../events/append.ts";
 import { mergeReport, type MergeContext, type PlatformReport } from "./merge.ts";
 import { queryRows } from "../../db/rows.ts";
-import { lockTasks, saveTasks } from "./store.ts";
+import { lockTasks, saveTasksSql } from "./store.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 import { toTaskJson } from "./task-json.ts";
 
@@ -12,6 +12,8 @@ export type ReportOutcome = "accepted" | "duplicate" | "task_mismatch" | "not_fo
 
 export interface ApplyContext extends MergeContext {
   publicUrl: string;
+  /** The caller announces the appended task events after commit (services/events/announcer.ts). */
+  announceAfterCommit?: boolean;
 }
 
 export interface ApplyResult {
@@ -23,27 +25,72 @@ export interface ApplyResult {
   rows: Map<string, TaskRow>;
   /** Accounts where a task just ended: their local queue may drain now. */
   freed: { userId: number; namespace: string }[];
+  /** The highest task event id appended, when any. */
+  lastEventId?: number;
+}
+
+/**
+ * How a batch reaches the database, in two steps: a transaction runs each statement as its own
+ * round trip (drizzle, both drivers); a multi-statement script (intake/script-steps.ts) sends
+ * each step as one message.
+ */
+export interface ApplySteps {
+  /** Locks the tasks (sorted ids) `FOR UPDATE` and runs the event insert; answers the rows and
+   * the event ids it stored. */
+  lockAndStore(ids: readonly string[], store: SQL | undefined): Promise<LockedAndStored>;
+  /** Runs the writes in order; answers the last row of the last one. */
+  write(statements: readonly SQL[]): Promise<Record<string, unknown> | undefined>;
+}
+
+export interface LockedAndStored {
+  rows: TaskRow[];
+  stored: string[];
+}
+
+/** The steps in a drizzle transaction: one round trip per statement. */
+export function transactionSteps(tx: Transaction): ApplySteps {
+  return {
+    async lockAndStore(ids, store) {
+      const rows = [...(await lockTasks(tx, ids)).values()];
+      const stored = store ? await queryRows<{ event_id: string }>(tx, store) : [];
+      return { rows, stored: stored.map((row) => row.event_id) };
+    },
+    async write(statements) {
+      let last: Record<string, unknown> | undefined;
+      for (const statement of statements) {
+        last = (await queryRows<Record<string, unknown>>(tx, statement)).at(-1);
+      }
+      return last;
+    },
+  };
 }
 
 /**
  * Applies platform reports in one transaction — the single merge path of webhooks (a whole group
  * commit batch at once), polls, submit and cancel responses:
- *   1. lock the tasks in id order;
- *   2. store webhook events once by `event_id` (`ON CONFLICT DO NOTHING`; a duplicate changes
- *      nothing);
- *   3. merge each report in order in memory (several reports for one task chain);
- *   4. one UPDATE for every touched task, then append and announce the task events.
+ *   1. lock the tasks in id order, and store webhook events once by `event_id` (`ON CONFLICT DO
+ *      NOTHING`; a duplicate changes nothing);
+ *   2. merge each report in order in memory (several reports for one task chain);
+ *   3. one UPDATE of the changed columns of every touched task, then append (and announce,
+ *      unless the caller does after commit) the task events.
  */
 export async function applyReports(
   tx: Transaction,
   given: readonly PlatformReport[],
   ctx: ApplyContext,
 ): Promise<ApplyResult> {
+  return applyWithSteps(transactionSteps(tx), given, ctx);
+}
+
+export async function applyWithSteps(
+  steps: ApplySteps,
+  given: readonly PlatformReport[],
+  ctx: ApplyContext,
+): Promise<ApplyResult> {
   const reports = given.map(storableReport);
-  const rows = await lockTasks(
-    tx,
-    reports.map((r) => r.taskId),
-  );
+  const ids = [...new Set(reports.map((r) => r.taskId))].sort();
+  const locked = await steps.lockAndStore(ids, storeWebhookEventsSql(reports, ctx.now));
+  const rows = new Map(locked.rows.map((row) => [row.id, row]));
   const outcomes: ReportOutcome[] = reports.map((r) => {
     const row = rows.get(r.taskId);
     if (!row) return "not_found";
@@ -51,7 +98,7 @@ export async function applyReports(
       return "task_mismatch";
     return "accepted";
   });
-  await storeWebhookEvents(tx, reports, outcomes, ctx.now);
+  markDuplicates(reports, outcomes, new Set(locked.stored));
 
   const touched = new Map<string, TaskRow>();
   const events: NewTaskEvent[] = [];
@@ -81,10 +128,12 @@ export async function applyReports(
     }
   });
 
-  await saveTasks(tx, [...touched.values()]);
-  await appendTaskEvents(tx, events);
+  const save = saveTasksSql([...touched.values()], rows);
+  const append = appendTaskEventsSql(events, !ctx.announceAfterCommit);
+  const last = await steps.write([save, append].filter((s): s is SQL => s !== undefined));
   for (const [id, row] of touched) rows.set(id, row);
-  return { outcomes, changed, rows, freed };
+  const lastEventId = append ? lastIdOf(last) : undefined;
+  return { outcomes, changed, rows, freed, ...(lastEventId === undefined ? {} : { lastEventId }) };
 }
 
 /**
@@ -114,41 +163,53 @@ function storableReport(report: PlatformReport): PlatformReport {
   };
 }
 
-/** Inserts the batch's webhook events; marks the ones already stored (or repeated) as duplicates. */
-async function storeWebhookEvents(
-  tx: Transaction,
-  reports: readonly PlatformReport[],
-  outcomes: ReportOutcome[],
-  now: number,
-): Promise<void> {
-  const firstIndex = new Map<string, { i: number; report: PlatformReport }>();
-  reports.forEach((report, i) => {
-    if (!report.webhookEvent || outcomes[i] !== "accepted") return;
-    if (firstIndex.has(report.webhookEvent.eventId)) outcomes[i] = "duplicate";
-    else firstIndex.set(report.webhookEvent.eventId, { i, report });
-  });
-  if (firstIndex.size === 0) return;
-  // Sorted by event_id: two batches inserting overlapping ids wait on each other in one order.
-  const batch = JSON.stringify(
-    [...firstIndex.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([eventId, { report }]) => ({
-        event_id: eventId,
-        task_id: report.taskId,
-        status: report.status ?? "",
-        signed_at: report.webhookEvent?.signedAt,
-      })),
+/**
+ * The insert of the batch's webhook events, in one statement: every report that carries an event
+ * and passes the pre-merge check (its task exists and names no other platform task) — the same
+ * check {@link applyWithSteps} makes in memory, so it can run before the rows are back. The first
+ * occurrence of an `event_id` wins; answers the ids stored.
+ */
+function storeWebhookEventsSql(reports: readonly PlatformReport[], now: number): SQL | undefined {
+  const candidates = reports.flatMap((report, ord) =>
+    report.webhookEvent
+      ? [
+          {
+            ord,
+            event_id: report.webhookEvent.eventId,
+            task_id: report.taskId,
+            platform_task_id: report.platformTaskId ?? null,
+            status: report.status ?? "",
+            signed_at: report.webhookEvent.signedAt,
+          },
+        ]
+      : [],
   );
-  const inserted = await queryRows<{ event_id: string }>(
-    tx,
-    sql`
+  if (candidates.length === 0) return undefined;
+  // Sorted by event_id: two batches inserting overlapping ids wait on each other in one order.
+  return sql`
     insert into webhook_events (event_id, task_id, status, signed_at, received_at)
     select e.event_id, e.task_id, e.status, e.signed_at, ${new Date(now).toISOString()}::timestamptz
-    from json_to_recordset(${batch}::json) as e(event_id text, task_id uuid, status text, signed_at bigint)
-    order by e.event_id
+    from json_to_recordset(${JSON.stringify(candidates)}::json) as e(
+      ord integer, event_id text, task_id uuid, platform_task_id text, status text, signed_at bigint)
+    join tasks t on t.id = e.task_id
+    where nullif(e.platform_task_id, '') is null or nullif(t.platform_task_id, '') is null
+      or e.platform_task_id = t.platform_task_id
+    order by e.event_id, e.ord
     on conflict (event_id) do nothing
-    returning event_id`,
-  );
-  const stored = new Set(inserted.map((row) => row.event_id));
-  for (const [eventId, { i }] of firstIndex) if (!stored.has(eventId)) outcomes[i] = "duplicate";
+    returning event_id`;
+}
+
+/** Marks as duplicates the accepted reports whose event was stored before, or earlier in the batch. */
+function markDuplicates(
+  reports: readonly PlatformReport[],
+  outcomes: ReportOutcome[],
+  stored: ReadonlySet<string>,
+): void {
+  const seen = new Set<string>();
+  reports.forEach((report, i) => {
+    const eventId = report.webhookEvent?.eventId;
+    if (eventId === undefined || outcomes[i] !== "accepted") return;
+    if (seen.has(eventId) || !stored.has(eventId)) outcomes[i] = "duplicate";
+    seen.add(eventId);
+  });
 }

@@ -1,4 +1,4 @@
-import { inArray, sql } from "drizzle-orm";
+import { getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { Transaction } from "../../db/client.ts";
 import type { Executor } from "../../db/rows.ts";
 import { tasks } from "../../db/schema/index.ts";
@@ -20,59 +20,103 @@ export async function lockTasks(
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** {@link lockTasks} as a raw statement (a multi-statement script); rows via {@link taskRowOf}. */
+export function lockTasksSql(sortedIds: readonly string[]): SQL {
+  const ids = `{${sortedIds.join(",")}}`;
+  return sql`select * from tasks where id = any(${ids}::uuid[]) order by id for update`;
+}
+
+const COLUMNS = Object.entries(getTableColumns(tasks));
+
+/** A task row from a raw row keyed by column name, converted as drizzle converts its own. */
+export function taskRowOf(raw: Record<string, unknown>): TaskRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of COLUMNS) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as TaskRow;
+}
+
+/** The mutable columns: property, column and its SQL type in `json_to_recordset`. */
+const MUTABLE = [
+  ["status", "status", "text"],
+  ["platformTaskId", "platform_task_id", "text"],
+  ["webhookKeyHash", "webhook_key_hash", "text"],
+  ["webhookExpected", "webhook_expected", "boolean"],
+  ["output", "output", "jsonb"],
+  ["usageInfo", "usage_info", "jsonb"],
+  ["error", "error", "text"],
+  ["unknownStatus", "unknown_status", "text"],
+  ["fileUrl", "file_url", "text"],
+  ["fileExpiresAt", "file_expires_at", "timestamptz"],
+  ["archiveStatus", "archive_status", "text"],
+  ["archiveNextAt", "archive_next_at", "timestamptz"],
+  ["archiveError", "archive_error", "text"],
+  ["archiveAttempts", "archive_attempts", "integer"],
+  ["cancelRequestedAt", "cancel_requested_at", "timestamptz"],
+  ["submitStartedAt", "submit_started_at", "timestamptz"],
+  ["submittedAt", "submitted_at", "timestamptz"],
+  ["finishedAt", "finished_at", "timestamptz"],
+  ["updatedAt", "updated_at", "timestamptz"],
+  ["lastEventAt", "last_event_at", "timestamptz"],
+  ["nextPollAt", "next_poll_at", "timestamptz"],
+  ["pollCount", "poll_count", "integer"],
+  ["pollErrors", "poll_errors", "integer"],
+] as const satisfies readonly (readonly [keyof TaskRow, string, string])[];
+
+type Mutable = (typeof MUTABLE)[number];
+
+const same = (a: unknown, b: unknown) =>
+  a === b ||
+  (a instanceof Date && b instanceof Date
+    ? a.getTime() === b.getTime()
+    : typeof a === "object" &&
+      typeof b === "object" &&
+      a !== null &&
+      b !== null &&
+      JSON.stringify(a) === JSON.stringify(b));
+
 /**
  * Writes the mutable columns of whole task rows (already locked and merged in memory) in one
  * statement, whatever the number of rows: `UPDATE … FROM json_to_recordset(…)`. JSON carries the
- * batch as one parameter on both drivers.
+ * batch as one parameter on both drivers. Given the rows as they were read (`before`, by id),
+ * only the columns that changed in some row are written: less to send, and Postgres skips
+ * checking the untouched ones.
  */
-export async function saveTasks(tx: Executor, rows: readonly TaskRow[]): Promise<void> {
-  if (rows.length === 0) return;
+export async function saveTasks(
+  tx: Executor,
+  rows: readonly TaskRow[],
+  before?: ReadonlyMap<string, TaskRow>,
+): Promise<void> {
+  const statement = saveTasksSql(rows, before);
+  if (statement) await tx.execute(statement);
+}
+
+/** {@link saveTasks} as one statement; undefined when nothing changed. */
+export function saveTasksSql(
+  rows: readonly TaskRow[],
+  before?: ReadonlyMap<string, TaskRow>,
+): SQL | undefined {
+  const columns: Mutable[] = before
+    ? MUTABLE.filter(([key]) =>
+        rows.some((r) => {
+          const old = before.get(r.id);
+          return !old || !same(old[key], r[key]);
+        }),
+      )
+    : [...MUTABLE];
+  if (rows.length === 0 || columns.length === 0) return undefined;
   const batch = JSON.stringify(
-    rows.map((r) => ({
-      id: r.id,
-      status: r.status,
-      platform_task_id: r.platformTaskId,
-      webhook_key_hash: r.webhookKeyHash,
-      webhook_expected: r.webhookExpected,
-      output: r.output ?? null,
-      usage_info: r.usageInfo ?? null,
-      error: r.error,
-      unknown_status: r.unknownStatus,
-      file_url: r.fileUrl,
-      file_expires_at: r.fileExpiresAt,
-      archive_status: r.archiveStatus,
-      archive_next_at: r.archiveNextAt,
-      archive_error: r.archiveError,
-      archive_attempts: r.archiveAttempts,
-      cancel_requested_at: r.cancelRequestedAt,
-      submit_started_at: r.submitStartedAt,
-      submitted_at: r.submittedAt,
-      finished_at: r.finishedAt,
-      updated_at: r.updatedAt,
-      last_event_at: r.lastEventAt,
-      next_poll_at: r.nextPollAt,
-      poll_count: r.pollCount,
-      poll_errors: r.pollErrors,
-    })),
+    rows.map((r) => {
+      const values: Record<string, unknown> = { id: r.id };
+      for (const [key, column] of columns) values[column] = r[key] ?? null;
+      return values;
+    }),
   );
-  await tx.execute(sql`
-    update tasks as t set
-      status = u.status, platform_task_id = u.platform_task_id, webhook_key_hash = u.webhook_key_hash,
-      webhook_expected = u.webhook_expected, output = u.output, usage_info = u.usage_info, error = u.error,
-      unknown_status = u.unknown_status, file_url = u.file_url, file_expires_at = u.file_expires_at,
-      archive_status = u.archive_status, archive_next_at = u.archive_next_at,
-      archive_error = u.archive_error, archive_attempts = u.archive_attempts,
-      cancel_requested_at = u.cancel_requested_at, submit_started_at = u.submit_started_at,
-      submitted_at = u.submitted_at, finished_at = u.finished_at, updated_at = u.updated_at,
-      last_event_at = u.last_event_at, next_poll_at = u.next_poll_at, poll_count = u.poll_count,
-      poll_errors = u.poll_errors
-    from json_to_recordset(${batch}::json) as u(
-      id uuid, status text, platform_task_id text, webhook_key_hash text, webhook_expected boolean,
-      output jsonb, usage_info jsonb, error text, unknown_status text, file_url text,
-      file_expires_at timestamptz, archive_status text, archive_next_at timestamptz, archive_error text,
-      archive_attempts integer,
-      cancel_requested_at timestamptz, submit_started_at timestamptz, submitted_at timestamptz,
-      finished_at timestamptz, updated_at timestamptz, last_event_at timestamptz,
-      next_poll_at timestamptz, poll_count integer, poll_errors integer)
-    where t.id = u.id`);
+  const set = columns.map(([, c]) => `${c} = u.${c}`).join(", ");
+  const shape = ["id uuid", ...columns.map(([, c, type]) => `${c} ${type}`)].join(", ");
+  return sql`update tasks as t set ${sql.raw(set)}
+    from json_to_recordset(${batch}::json) as u(${sql.raw(shape)})
+    where t.id = u.id`;
 }

@@ -1,0 +1,128 @@
+// Two builds of the backend side by side on Postgres (for trying a change of the intake before
+// `pnpm bench`): closed-loop and open-loop intake runs interleaved round by round, with the naive
+// reference (c) in each round. Not part of `pnpm bench`; prints one line per run.
+//
+//   cp -r dist dist-old-base   (before the change; dist-old-* and dist-next-* are git- and lint-ignored)
+//   BENCH_COMPARE="base=dist-old-base/index.js,new=dist/index.js" \
+//   BENCH_RATE=1500 BENCH_ROUNDS=3 pnpm exec tsx bench/compare-intake.ts
+import { resolve } from "node:path";
+import type { LoadRequest, LoadResult } from "./workers/webhook-load.ts";
+import { createPgDatabase, createPgTemplate } from "./lib/databases.ts";
+import { cpuTimes, idleShare } from "./lib/machine.ts";
+import { IDLE_BEFORE_LOAD_MS, startNaive } from "./lib/naive.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { BACKEND_DIR, cpuSecondsOf, startWorker } from "./lib/procs.ts";
+import { startBackend } from "./lib/servers.ts";
+import { fmt, sleep } from "./lib/stats.ts";
+import { readSettings } from "./suites/settings.ts";
+import { EVENT_TASKS } from "./suites/intake.ts";
+
+const settings = readSettings(console.log);
+const builds = (process.env.BENCH_COMPARE ?? "current=dist/index.js").split(",").map((pair) => {
+  // name=path[;VAR=value…]: environment of that backend (experiment switches).
+  const [spec = "", ...vars] = pair.split(";");
+  const [name = "", path = ""] = spec.split("=");
+  const env = Object.fromEntries(vars.map((v) => v.split("=") as [string, string]));
+  return { name, path: resolve(BACKEND_DIR, path), env };
+});
+const rate = Number(process.env.BENCH_RATE ?? 0);
+const template = await createPgTemplate({ users: 100, tasks: EVENT_TASKS + 1 });
+const load = startWorker("webhook-load.ts");
+await load.call("ready");
+
+const request = (port: number, run: string, ratePerSecond?: number): LoadRequest => ({
+  port,
+  connections: settings.connections,
+  warmupMs: settings.warmupMs,
+  durationMs: settings.durationMs,
+  run,
+  users: 100,
+  tasks: EVENT_TASKS,
+  mode: "distinct",
+  ...(ratePerSecond ? { ratePerSecond } : {}),
+});
+
+async function batches(url: string) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const read = (n: string) => Number(new RegExp(`^${n} ([\\d.e+]+)$`, "m").exec(text)?.[1] ?? 0);
+  return [
+    read("overture_webhook_commit_batch_size_sum"),
+    read("overture_webhook_commit_batch_size_count"),
+  ];
+}
+
+/** CPU seconds of the Postgres processes serving `database` (its connections), from /proc. */
+function postgresCpu(database: string): number {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmd.startsWith("postgres: ") && cmd.includes(` ${database} `))
+        total += cpuSecondsOf(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+const line = (label: string, r: LoadResult, extra = "") => {
+  console.log(
+    `${label.padEnd(22)} ${fmt(r.perSecond).padStart(6)}/s p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms` +
+      ` non-2xx ${
+        r.errors +
+        Object.entries(r.statuses)
+          .filter(([s]) => !s.startsWith("2"))
+          .reduce((a, [, n]) => a + n, 0)
+      } ${extra}`,
+  );
+};
+
+try {
+  for (let round = 1; round <= settings.rounds; round++) {
+    const order = round % 2 === 1 ? builds : [...builds].reverse();
+    {
+      const db = await createPgDatabase(template.name);
+      const naive = await startNaive(db.url, 100, false);
+      const name = new URL(db.url).pathname.slice(1);
+      const [own0, pg0] = [cpuSecondsOf(naive.child.pid), postgresCpu(name)];
+      const result = await load.call<LoadResult>("run", request(naive.port, `c${round}`));
+      const events = Object.values(result.statuses).reduce((a, n) => a + n, 0);
+      const ownUs = ((cpuSecondsOf(naive.child.pid) - own0) * 1e6) / events;
+      const pgUs = ((postgresCpu(name) - pg0) * 1e6) / events;
+      line(`r${round} (c)`, result, `CPU/event: server ${fmt(ownUs)} µs, postgres ${fmt(pgUs)} µs`);
+      await naive.child.stop();
+      await db.drop();
+    }
+    for (const build of order) {
+      for (const offered of rate > 0 ? [undefined, rate] : [undefined]) {
+        const db = await createPgDatabase(template.name);
+        const backend = await startBackend({ url: db.url }, build.env, [], undefined, build.path);
+        await sleep(IDLE_BEFORE_LOAD_MS);
+        const [s0 = 0, c0 = 0] = await batches(backend.url);
+        const cpu = cpuTimes();
+        const name = new URL(db.url).pathname.slice(1);
+        const own0 = cpuSecondsOf(backend.child.pid);
+        const pg0 = postgresCpu(name);
+        const run = `${build.name}${round}${offered ? "o" : ""}`;
+        const result = await load.call<LoadResult>("run", request(backend.port, run, offered));
+        const idle = idleShare(cpu, cpuTimes()) ?? Number.NaN;
+        const events = Object.values(result.statuses).reduce((a, n) => a + n, 0);
+        const ownMs = ((cpuSecondsOf(backend.child.pid) - own0) * 1e6) / events;
+        const pgMs = ((postgresCpu(name) - pg0) * 1e6) / events;
+        const [s1 = 0, c1 = 0] = await batches(backend.url);
+        const seconds = (settings.warmupMs + settings.durationMs) / 1000;
+        line(
+          `r${round} ${build.name}${offered ? ` @${offered}/s` : ""}`,
+          result,
+          `batch ${fmt((s1 - s0) / (c1 - c0))} tx/s ${fmt((c1 - c0) / seconds)} idle ${fmt(idle)} % CPU/event: server ${fmt(ownMs)} µs, postgres ${fmt(pgMs)} µs`,
+        );
+        await backend.child.stop();
+        await db.drop();
+      }
+    }
+  }
+} finally {
+  await load.stop();
+  await template.drop();
+}

@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import { TASK_EVENTS_CHANNEL } from "../../db/channels.ts";
+import type { AppDatabase } from "../../db/client.ts";
+import { errorMessage } from "../../lib/error-summary.ts";
+import type { Logger } from "../../lib/logger.ts";
+
+/**
+ * Announces committed task events outside the transactions that appended them: after commit, on
+ * a connection of its own, one NOTIFY at a time (plus an optional `delayMs` before each) carrying
+ * the highest id seen.
+ * A NOTIFY inside a transaction takes Postgres' commit-time notify lock, so concurrent batches
+ * committed one after another; here a batch commits without it. Readers only need "something
+ * up to id N is committed" (services/events/feed.ts reads past its cursor), so coalescing loses
+ * nothing; a NOTIFY that fails is covered by the feed's periodic catch-up read.
+ */
+export function createAnnouncer(options: { db: AppDatabase; logger: Logger; delayMs?: number }) {
+  const delayMs = options.delayMs ?? 0;
+  let pending = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let sending: Promise<void> | undefined;
+
+  async function send(): Promise<void> {
+    timer = undefined;
+    const id = pending;
+    pending = 0;
+    try {
+      await options.db.execute(sql`select pg_notify(${TASK_EVENTS_CHANNEL}, ${String(id)})`);
+    } catch (error) {
+      options.logger.warn(
+        { err: errorMessage(error) },
+        "announcing task events failed; readers catch up on their own",
+      );
+    }
+  }
+
+  function schedule(): void {
+    if (timer || sending || pending === 0) return;
+    const fire = () => {
+      sending = send().finally(() => {
+        sending = undefined;
+        schedule(); // ids that arrived while sending
+      });
+    };
+    // By default on the next timer turn (commits completing meanwhile share it); one NOTIFY in
+    // flight at a time, so the ones that come while it is sent coalesce into the next.
+    timer = setTimeout(fire, delayMs);
+  }
+
+  return {
+    /** Task events up to `lastId` are committed. */
+    announce(lastId: number | undefined): void {
+      if (lastId === undefined) return;
+      pending = Math.max(pending, lastId);
+      schedule();
+    },
+    /** Sends what is pending now (shutdown). */
+    async flush(): Promise<void> {
+      await sending;
+      if (pending === 0) return;
+      clearTimeout(timer);
+      timer = undefined;
+      await send();
+    },
+  };
+}
+
+export type Announcer = ReturnType<typeof createAnnouncer>;
