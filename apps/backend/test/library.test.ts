@@ -12,6 +12,11 @@ describeEachDriver("the library: search, filters, sorting, paging and track acti
   let user: TaskUser;
   let done: Task[];
   const titles = (list: Task[]) => list.map((task) => task.title);
+  const at = (i: number): Task => {
+    const task = done[i];
+    if (!task) throw new Error(`no task ${i}`);
+    return task;
+  };
   const patch = (id: string, body: unknown) =>
     t.request(`/api/tasks/${id}`, {
       method: "PATCH",
@@ -100,7 +105,7 @@ describeEachDriver("the library: search, filters, sorting, paging and track acti
   });
 
   it("refuses a title that cannot be stored, is empty or too long, naming the field", async () => {
-    const id = (done[0] as Task).id;
+    const id = at(0).id;
     for (const title of ["bad\u0000title", "lone \ud800 surrogate", "   ", "x".repeat(201)]) {
       const refused = await patch(id, { title });
       expect(refused.status).toBe(400);
@@ -121,7 +126,7 @@ describeEachDriver("the library: search, filters, sorting, paging and track acti
   });
 
   it("shows the details: parameters, lyrics, durations, timings, platform id", async () => {
-    const epic = done[1] as Task;
+    const epic = at(1);
     await archiverOf(t).runOnce();
     const response = await t.request(`/api/tasks/${epic.id}/details`, { session: user.session });
     expect(response.status).toBe(200);
@@ -202,7 +207,7 @@ describeEachDriver("the library: search, filters, sorting, paging and track acti
   });
 
   it("deletes a track, undoes it within the window, then purges it and its archive", async () => {
-    const id = (done[1] as Task).id;
+    const id = at(1).id;
     const purge = t.backend.deps.services.taskPurge;
     const remove = () => t.request(`/api/tasks/${id}`, { method: "DELETE", session: user.session });
     const restore = () =>

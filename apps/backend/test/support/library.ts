@@ -30,7 +30,7 @@ export async function listAll(
   const all: Task[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 50; page += 1) {
-    const url: string = `/api/tasks?limit=${limit}&${query}${cursor ? `&cursor=${cursor}` : ""}`;
+    const url = `/api/tasks?limit=${limit}&${query}${cursor ? `&cursor=${cursor}` : ""}`;
     const response = await t.request(url, { session });
     if (response.status !== 200)
       throw new Error(`${url}: ${response.status} ${await response.text()}`);
