@@ -9,12 +9,14 @@
  * import { TASK_NOT_FOUND } from "@overture/backend/api";
  * ```
  */
+import type { z } from "@hono/zod-openapi";
 import type { JSONParsed } from "hono/utils/types";
 import type * as account from "./schemas/account.ts";
 import type * as archive from "./schemas/archive.ts";
 import type * as credentials from "./schemas/credentials.ts";
 import type * as library from "./schemas/library.ts";
 import type * as rejections from "./schemas/rejections.ts";
+import type * as share from "./schemas/share.ts";
 import type * as task from "./schemas/task.ts";
 
 export type { AppType } from "./app.ts";
@@ -53,3 +55,6 @@ export type TaskPatch = library.TaskPatch;
 export type TaskDeletion = JSONParsed<library.TaskDeletion>;
 export type TaskDetails = JSONParsed<library.TaskDetails>;
 export type TaskEstimate = JSONParsed<library.TaskEstimate>;
+export type ShareCreate = z.input<typeof share.shareCreateSchema>;
+export type Share = JSONParsed<share.Share>;
+export type ShareList = JSONParsed<share.ShareList>;

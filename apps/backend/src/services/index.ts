@@ -22,6 +22,7 @@ import { createWebhookIntake } from "./intake/index.ts";
 import { createTaskServices } from "./tasks/index.ts";
 import { createLibrary } from "./tasks/library.ts";
 import { createTaskPurge } from "./tasks/purge.ts";
+import { createShareService } from "./shares/shares.ts";
 
 /** What the running process knows about itself; read by `/readyz` and shutdown. */
 export interface Lifecycle {
@@ -73,6 +74,7 @@ export function createServices(base: BaseDeps) {
   const library = createLibrary(runtime, tasks);
   // Removes deleted tasks and their archived audio once the undo window has passed.
   const taskPurge = createTaskPurge(runtime, { files: archive.files });
+  const shares = createShareService(runtime);
   const webhookIntake = createWebhookIntake(runtime);
   const liveEvents = createEventHub({
     database: base.database,
@@ -101,6 +103,7 @@ export function createServices(base: BaseDeps) {
     tasks,
     library,
     taskPurge,
+    shares,
     taskQueue,
     reconciler,
     archive,
