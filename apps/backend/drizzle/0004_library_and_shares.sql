@@ -15,6 +15,8 @@ ALTER TABLE "tasks" ADD COLUMN "title" text DEFAULT '' NOT NULL;--> statement-br
 UPDATE "tasks" SET "title" = coalesce(nullif(left(btrim(split_part(coalesce("params"->>'prompt', ''), E'\n', 1)), 60), ''), 'Untitled');--> statement-breakpoint
 ALTER TABLE "tasks" ADD COLUMN "favourite" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "tasks" ADD COLUMN "deleted_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "tasks" ADD COLUMN "price" double precision;--> statement-breakpoint
+ALTER TABLE "tasks" ADD COLUMN "currency" text;--> statement-breakpoint
 ALTER TABLE "share_links" ADD CONSTRAINT "share_links_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "share_links" ADD CONSTRAINT "share_links_task_id_tasks_id_fk" FOREIGN KEY ("task_id") REFERENCES "public"."tasks"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "share_links_task_idx" ON "share_links" USING btree ("task_id");--> statement-breakpoint

@@ -239,3 +239,35 @@ describeEachDriver("the library: search, filters, sorting, paging and track acti
     expect((await restore()).status).toBe(404);
   });
 });
+
+describeEachDriver("task details on the live platform's answers", (driver) => {
+  let t: TestBackend;
+  let user: TaskUser;
+
+  beforeAll(async () => {
+    t = await startTestBackend({ driver, emulator: { profile: "live", maxAudioSeconds: 1 } });
+    // No webhook secret: the task is polled, and the polled record carries the cost.
+    user = await setUpTaskUser(t);
+  });
+  afterAll(() => t.close());
+
+  it("shows the price and currency the platform's task record carries", async () => {
+    const task = await createTask(t, user.session, { prompt: "priced", duration: 40 });
+    for (
+      let i = 0;
+      i < 20 && (await getTask(t, user.session, task.id)).status !== "success";
+      i += 1
+    ) {
+      await t.emu.control.clock.advance(30_000);
+      await t.backend.deps.services.reconciler.runOnce();
+    }
+    const response = await t.request(`/api/tasks/${task.id}/details`, { session: user.session });
+    const details = (await response.json()) as TaskDetails;
+    expect(details.task.status).toBe("success");
+    expect(details.currency).toBe("CNY");
+    expect(details.price).toBeGreaterThan(0);
+    expect(details.requested_duration_seconds).toBe(40);
+    // Not on the task itself: the cost is a detail.
+    expect(details.task).not.toHaveProperty("price");
+  });
+});

@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -36,6 +37,9 @@ export const tasks = pgTable(
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     output: jsonb("output").$type<Record<string, unknown>>(),
     usageInfo: jsonb("usage_info").$type<Record<string, unknown>>(),
+    /** What the platform charged (its task record's `price` and `currency`), when it says. */
+    price: doublePrecision("price"),
+    currency: text("currency"),
     error: text("error"),
     /** A status string the platform sent that the spec does not list (kept, never applied). */
     unknownStatus: text("unknown_status"),

@@ -99,8 +99,8 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
       };
       const usageSeconds =
         row.usageInfo?.unit === "seconds" ? numberIn(row.usageInfo, "quantity") : null;
-      const price = numberIn(row.output, "price") ?? numberIn(row.usageInfo, "price");
-      const currency = [row.output?.currency, row.usageInfo?.currency].find(
+      const price = row.price ?? numberIn(row.output, "price") ?? numberIn(row.usageInfo, "price");
+      const currency = [row.currency, row.output?.currency, row.usageInfo?.currency].find(
         (c): c is string => typeof c === "string",
       );
       return {

@@ -27,6 +27,8 @@ function row(overrides: Partial<TaskRow> = {}): TaskRow {
     deletedAt: null,
     output: null,
     usageInfo: null,
+    price: null,
+    currency: null,
     error: null,
     unknownStatus: null,
     fileUrl: null,

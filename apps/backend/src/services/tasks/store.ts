@@ -39,6 +39,8 @@ export async function saveTasks(tx: Executor, rows: readonly TaskRow[]): Promise
       deleted_at: r.deletedAt,
       output: r.output ?? null,
       usage_info: r.usageInfo ?? null,
+      price: r.price,
+      currency: r.currency,
       error: r.error,
       unknown_status: r.unknownStatus,
       file_url: r.fileUrl,
@@ -62,7 +64,7 @@ export async function saveTasks(tx: Executor, rows: readonly TaskRow[]): Promise
     update tasks as t set
       status = u.status, platform_task_id = u.platform_task_id, webhook_key_hash = u.webhook_key_hash,
       webhook_expected = u.webhook_expected, title = u.title, favourite = u.favourite,
-      deleted_at = u.deleted_at, output = u.output, usage_info = u.usage_info, error = u.error,
+      deleted_at = u.deleted_at, output = u.output, usage_info = u.usage_info, price = u.price, currency = u.currency, error = u.error,
       unknown_status = u.unknown_status, file_url = u.file_url, file_expires_at = u.file_expires_at,
       archive_status = u.archive_status, archive_next_at = u.archive_next_at,
       archive_error = u.archive_error, archive_attempts = u.archive_attempts,
@@ -72,7 +74,7 @@ export async function saveTasks(tx: Executor, rows: readonly TaskRow[]): Promise
       poll_errors = u.poll_errors
     from json_to_recordset(${batch}::json) as u(
       id uuid, status text, platform_task_id text, webhook_key_hash text, webhook_expected boolean,
-      title text, favourite boolean, deleted_at timestamptz, output jsonb, usage_info jsonb, error text, unknown_status text, file_url text,
+      title text, favourite boolean, deleted_at timestamptz, output jsonb, usage_info jsonb, price float8, currency text, error text, unknown_status text, file_url text,
       file_expires_at timestamptz, archive_status text, archive_next_at timestamptz, archive_error text,
       archive_attempts integer,
       cancel_requested_at timestamptz, submit_started_at timestamptz, submitted_at timestamptz,
