@@ -69,6 +69,19 @@ export async function listTasks(
   query: ListQuery,
 ): Promise<{ rows: TaskRow[]; nextCursor: string | null }> {
   const sort = query.sort ?? "newest";
+  const rows = await libraryQuery(db, userId, query);
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    rows: page.map((r) => r.row),
+    nextCursor:
+      rows.length > query.limit && last ? encodeCursor(sort, last.row, last.titleKey) : null,
+  };
+}
+
+/** The statement of one page (one row more than `limit`: whether another page follows). Tests EXPLAIN it. */
+export function libraryQuery(db: AppDatabase, userId: number, query: ListQuery) {
+  const sort = query.sort ?? "newest";
   const after = query.cursor ? decodeCursor(query.cursor, sort) : undefined;
   const title = sql`lower(${tasks.title})`;
   let keyset: SQL | undefined;
@@ -86,7 +99,7 @@ export async function listTasks(
       : sort === "oldest"
         ? [asc(tasks.createdAt), asc(tasks.id)]
         : [desc(tasks.createdAt), desc(tasks.id)];
-  const rows = await db
+  return db
     .select({ row: tasks, titleKey: sql<string>`${title}` })
     .from(tasks)
     .where(
@@ -106,11 +119,4 @@ export async function listTasks(
     )
     .orderBy(...order)
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
-  return {
-    rows: page.map((r) => r.row),
-    nextCursor:
-      rows.length > query.limit && last ? encodeCursor(sort, last.row, last.titleKey) : null,
-  };
 }
