@@ -206,6 +206,22 @@ describeEachDriver("the library: search, filters, sorting, paging and track acti
     await t.emu.control.clock.advance(60_000);
   });
 
+  it("does not archive a deleted track, and archives it once restored", async () => {
+    const task = await createTask(t, user.session, { prompt: "deleted before archiving" });
+    await t.emu.control.clock.advance(60_000);
+    expect((await getTask(t, user.session, task.id)).archive?.status).toBe("pending");
+    const remove = await t.request(`/api/tasks/${task.id}`, {
+      method: "DELETE",
+      session: user.session,
+    });
+    expect(remove.status).toBe(200);
+    await archiverOf(t).runOnce();
+    expect(await storedRows(t, task.id)).toEqual({ files: 0, chunks: 0, peaks: 0 });
+    await t.request(`/api/tasks/${task.id}/restore`, { method: "POST", session: user.session });
+    await archiverOf(t).runOnce();
+    expect((await getTask(t, user.session, task.id)).archive?.status).toBe("archived");
+  });
+
   it("deletes a track, undoes it within the window, then purges it and its archive", async () => {
     const id = at(1).id;
     const purge = t.backend.deps.services.taskPurge;
