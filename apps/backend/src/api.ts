@@ -9,20 +9,27 @@
  * import { TASK_NOT_FOUND } from "@overture/backend/api";
  * ```
  */
+import type { z } from "@hono/zod-openapi";
 import type { JSONParsed } from "hono/utils/types";
 import type * as account from "./schemas/account.ts";
 import type * as archive from "./schemas/archive.ts";
 import type * as credentials from "./schemas/credentials.ts";
+import type * as library from "./schemas/library.ts";
 import type * as rejections from "./schemas/rejections.ts";
+import type * as share from "./schemas/share.ts";
 import type * as task from "./schemas/task.ts";
 
 export type { AppType } from "./app.ts";
 export {
   ARCHIVE_FAILURES,
   ARCHIVE_STATES,
+  LIBRARY_SORTS,
+  SHARE_EXPIRIES,
   TASK_STATES,
   type ArchiveFailure,
   type ArchiveState,
+  type LibrarySort,
+  type ShareExpiry,
   type TaskState,
 } from "./schemas/task-states.ts";
 export * from "./schemas/error-codes.ts";
@@ -44,3 +51,10 @@ export type TaskArchive = JSONParsed<archive.TaskArchive>;
 export type Peaks = JSONParsed<archive.PeaksJson>;
 export type ArchiveUsage = JSONParsed<archive.ArchiveUsage>;
 export type MediaLink = JSONParsed<archive.MediaLink>;
+export type TaskPatch = library.TaskPatch;
+export type TaskDeletion = JSONParsed<library.TaskDeletion>;
+export type TaskDetails = JSONParsed<library.TaskDetails>;
+export type TaskEstimate = JSONParsed<library.TaskEstimate>;
+export type ShareCreate = z.input<typeof share.shareCreateSchema>;
+export type Share = JSONParsed<share.Share>;
+export type ShareList = JSONParsed<share.ShareList>;

@@ -12,6 +12,8 @@ import { quotaRouter } from "./routes/quota/quota.handlers.ts";
 import { archiveRouter } from "./routes/archive/archive.handlers.ts";
 import { rejectionsRouter } from "./routes/rejections/rejections.handlers.ts";
 import { tasksRouter } from "./routes/tasks/tasks.handlers.ts";
+import { libraryRouter } from "./routes/library/library.handlers.ts";
+import { sharesRouter } from "./routes/shares/shares.handlers.ts";
 import { webhooksRouter } from "./routes/webhooks/webhooks.handlers.ts";
 import { extensionCorsRoutes } from "./middleware/cors.ts";
 import type { SseTakeover } from "./server/sse-takeover.ts";
@@ -44,6 +46,8 @@ export function createApp(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
     .route("/", accountRouter(deps))
     .route("/", credentialsRouter(deps))
     .route("/", tasksRouter(deps))
+    .route("/", libraryRouter(deps))
+    .route("/", sharesRouter(deps))
     .route("/", quotaRouter(deps))
     .route("/", archiveRouter(deps))
     .route("/", eventsRouter(deps, takeover))

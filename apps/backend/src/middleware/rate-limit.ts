@@ -19,10 +19,13 @@ export interface RateLimitOptions {
    * sets it: otherwise any client picks its own address and escapes the limit.
    */
   trustForwardedFor?: boolean;
+  /** What is counted, for the refusal's message ("sign-in requests" unless said). */
+  what?: string;
 }
 
 /**
- * A token bucket per client address and endpoint for the sign-in endpoints (a burst, then a
+ * A token bucket per client address and endpoint for the sign-in endpoints and the public share
+ * pages (a burst, then a
  * steady rate). The buckets are shared by every instance through the store, so N instances
  * behind a load balancer still allow one limit, not N.
  */
@@ -36,7 +39,7 @@ export function rateLimit(options: RateLimitOptions) {
     if (!allowed) {
       const retryAfter = Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
       c.header("Retry-After", String(retryAfter));
-      const message = `Too many sign-in requests from this address; try again in ${retryAfter} s.`;
+      const message = `Too many ${options.what ?? "sign-in requests"} from this address; try again in ${retryAfter} s.`;
       if (wantsHtml(c)) return c.html(messagePage("Slow down", message), 429);
       return c.json({ error: RATE_LIMITED, message, retry_after_seconds: retryAfter }, 429);
     }

@@ -11,13 +11,15 @@ const HTML_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
- * Conservative headers on every response. HTML pages (docs, sign-in results) get a strict CSP;
- * JSON responses are never framed or sniffed either.
+ * Conservative headers on every response. HTML pages (docs, sign-in results) get a strict CSP
+ * unless the route set its own (the share page also plays media); JSON responses are never
+ * framed or sniffed either.
  */
 export function securityHeaders() {
   return createMiddleware(async function securityHeadersMiddleware(c, next) {
     await withHeaders(c, EVERY_RESPONSE, next);
-    if (c.res.headers.get("content-type")?.startsWith("text/html")) {
+    const html = c.res.headers.get("content-type")?.startsWith("text/html");
+    if (html && !c.res.headers.has("content-security-policy")) {
       c.header("Content-Security-Policy", HTML_CSP);
     }
   });

@@ -65,6 +65,16 @@ export const NOT_ARCHIVED = "not_archived";
 export const ARCHIVE_QUOTA_EXCEEDED = "archive_quota_exceeded";
 /** A media link that was altered, expired, or sealed with a key no longer configured. */
 export const MEDIA_LINK_INVALID = "media_link_invalid";
+/** Deleting a task that is still queued or running: cancel it first. */
+export const TASK_ACTIVE = "task_active";
+/** Restoring a deleted task after its undo window (or one that was never deleted). */
+export const UNDO_EXPIRED = "undo_expired";
+
+// Share links
+/** No share link with this id among the caller's, or no public share with this token. */
+export const SHARE_NOT_FOUND = "share_not_found";
+/** A share link its owner revoked or that has expired (410). */
+export const SHARE_GONE = "share_gone";
 
 // Webhook deliveries (besides core's verification codes)
 /** No task waits for callbacks with this key. */
@@ -111,6 +121,10 @@ export const API_ERROR_CODES = [
   NOT_ARCHIVED,
   ARCHIVE_QUOTA_EXCEEDED,
   MEDIA_LINK_INVALID,
+  TASK_ACTIVE,
+  UNDO_EXPIRED,
+  SHARE_NOT_FOUND,
+  SHARE_GONE,
   UNKNOWN_TASK,
   NO_SECRET,
   MALFORMED_BODY,

@@ -40,3 +40,11 @@ export const ARCHIVE_FAILURES = [
   "archive_quota_exceeded",
 ] as const;
 export type ArchiveFailure = (typeof ARCHIVE_FAILURES)[number];
+
+/** Orders of the library (`GET /api/tasks?sort=`): by creation, or by title A to Z. */
+export const LIBRARY_SORTS = ["newest", "oldest", "title"] as const;
+export type LibrarySort = (typeof LIBRARY_SORTS)[number];
+
+/** How long a share link lives, as its owner chooses. */
+export const SHARE_EXPIRIES = ["1d", "7d", "30d", "never"] as const;
+export type ShareExpiry = (typeof SHARE_EXPIRIES)[number];

@@ -18,6 +18,14 @@ export const taskSchema = z
     }),
     namespace: z.string(),
     platform_task_id: z.string().nullable(),
+    title: z.string().openapi({
+      description: "The track's name in the library: the prompt's first line until renamed",
+    }),
+    favourite: z.boolean(),
+    deleted_at: isoTime.nullable().openapi({
+      description:
+        "Set while a deleted task can still be restored (`POST /api/tasks/{id}/restore`); live events show it, lists do not",
+    }),
     params: jsonObject.openapi({
       description: "The validated music parameters (spec 4.6), defaults filled in",
     }),

@@ -20,6 +20,9 @@ import { createEventHub } from "./events/hub.ts";
 import { createRetention } from "./retention/prune.ts";
 import { createWebhookIntake } from "./intake/index.ts";
 import { createTaskServices } from "./tasks/index.ts";
+import { createLibrary } from "./tasks/library.ts";
+import { createTaskPurge } from "./tasks/purge.ts";
+import { createShareService } from "./shares/shares.ts";
 
 /** What the running process knows about itself; read by `/readyz` and shutdown. */
 export interface Lifecycle {
@@ -68,6 +71,10 @@ export function createServices(base: BaseDeps) {
     webhookSecrets,
   });
   const archive = createArchiveServices(runtime, { fetch: base.fetch, vault: base.vault });
+  const library = createLibrary(runtime, tasks);
+  // Removes deleted tasks and their archived audio once the undo window has passed.
+  const taskPurge = createTaskPurge(runtime, { files: archive.files });
+  const shares = createShareService(runtime);
   const webhookIntake = createWebhookIntake(runtime);
   const liveEvents = createEventHub({
     database: base.database,
@@ -94,6 +101,9 @@ export function createServices(base: BaseDeps) {
     resealer,
     retention,
     tasks,
+    library,
+    taskPurge,
+    shares,
     taskQueue,
     reconciler,
     archive,
@@ -112,6 +122,7 @@ export function createServices(base: BaseDeps) {
     reconciler,
     ...(archive.archiver ? [archive.archiver] : []),
     archive.retention,
+    taskPurge,
     resealer,
     retention,
   ];

@@ -3,3 +3,4 @@ export * from "./auth.ts";
 export * from "./credentials.ts";
 export * from "./tasks.ts";
 export * from "./archive.ts";
+export * from "./shares.ts";

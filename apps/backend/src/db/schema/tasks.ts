@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -29,8 +30,16 @@ export const tasks = pgTable(
     webhookKeyHash: text("webhook_key_hash").unique(),
     webhookExpected: boolean("webhook_expected").notNull().default(false),
     params: jsonb("params").$type<Record<string, unknown>>().notNull(),
+    /** The library's name of the track: the start of the prompt until the owner renames it. */
+    title: text("title").notNull().default(""),
+    favourite: boolean("favourite").notNull().default(false),
+    /** Deleted by its owner: hidden at once, purged (row and archived audio) after the undo window. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
     output: jsonb("output").$type<Record<string, unknown>>(),
     usageInfo: jsonb("usage_info").$type<Record<string, unknown>>(),
+    /** What the platform charged (its task record's `price` and `currency`), when it says. */
+    price: doublePrecision("price"),
+    currency: text("currency"),
     error: text("error"),
     /** A status string the platform sent that the spec does not list (kept, never applied). */
     unknownStatus: text("unknown_status"),
@@ -69,6 +78,15 @@ export const tasks = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // The library sorted by title, and its favourites newest first (keyset pages, see tasks/list.ts).
+    index("tasks_user_title_idx").on(t.userId, sql`lower(${t.title})`, t.id),
+    index("tasks_user_favourite_idx")
+      .on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.favourite}`),
+    // The purge of deleted tasks once their undo window has passed.
+    index("tasks_deleted_idx")
+      .on(t.deletedAt)
+      .where(sql`${t.deletedAt} is not null`),
     index("tasks_poll_idx")
       .on(t.nextPollAt)
       .where(sql`${t.nextPollAt} is not null`),
@@ -88,15 +106,20 @@ export const tasks = pgTable(
 export type TaskRow = typeof tasks.$inferSelect;
 
 /** Webhook deliveries accepted, one row per `event_id` (spec 6 rule 3: idempotent receiver). */
-export const webhookEvents = pgTable("webhook_events", {
-  eventId: text("event_id").primaryKey(),
-  taskId: uuid("task_id")
-    .notNull()
-    .references(() => tasks.id, { onDelete: "cascade" }),
-  status: text("status").notNull(),
-  signedAt: bigint("signed_at", { mode: "number" }).notNull(),
-  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
-});
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    eventId: text("event_id").primaryKey(),
+    taskId: uuid("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    status: text("status").notNull(),
+    signedAt: bigint("signed_at", { mode: "number" }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  // Retention deletes by age.
+  (t) => [index("webhook_events_received_idx").on(t.receivedAt)],
+);
 
 export const TASK_EVENT_SOURCES = ["api", "webhook", "poll", "queue", "worker"] as const;
 export type TaskEventSource = (typeof TASK_EVENT_SOURCES)[number];
@@ -122,7 +145,10 @@ export const taskEvents = pgTable(
     payload: jsonb("payload").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("task_events_user_idx").on(t.userId, t.id)],
+  (t) => [
+    index("task_events_user_idx").on(t.userId, t.id),
+    index("task_events_created_idx").on(t.createdAt),
+  ],
 );
 
 /** Webhook deliveries refused, with the reason, for the owner's troubleshooting (spec 6 rule 5). */
@@ -142,5 +168,8 @@ export const webhookRejections = pgTable(
     diagnoses: jsonb("diagnoses").$type<{ code: string; message: string }[]>(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("webhook_rejections_user_idx").on(t.userId, t.id)],
+  (t) => [
+    index("webhook_rejections_user_idx").on(t.userId, t.id),
+    index("webhook_rejections_received_idx").on(t.receivedAt),
+  ],
 );

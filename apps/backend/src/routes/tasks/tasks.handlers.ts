@@ -38,6 +38,9 @@ export function tasksRouter(deps: AppDeps) {
       const page = await tasks.list(c.get("session").userId, {
         statuses: parseStatuses(query.status),
         limit: query.limit,
+        sort: query.sort,
+        ...(query.q ? { search: query.q } : {}),
+        ...(query.favourite ? { favourite: query.favourite === "true" } : {}),
         ...(query.cursor ? { cursor: query.cursor } : {}),
       });
       return c.json(page, 200);

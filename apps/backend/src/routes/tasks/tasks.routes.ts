@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { errorBody } from "../../schemas/common.ts";
 import { fieldErrorSchema, taskPageSchema, taskSchema } from "../../schemas/task.ts";
 import { json, sessionErrors } from "../shared-schemas.ts";
+import { LIBRARY_SORTS } from "../../schemas/task-states.ts";
 
 const tags = ["Tasks"];
 const security = [{ session: [] }];
@@ -48,13 +49,22 @@ export const listTasks = createRoute({
   path: "/api/tasks",
   tags,
   security,
-  summary: "The user's tasks, newest first, in pages",
+  summary: "The user's library: tasks searched, filtered and sorted, in keyset pages",
   request: {
     query: z.object({
       status: z.string().optional().openapi({
         description: "Comma-separated statuses to keep, e.g. `queued,waiting,in_progress`",
       }),
-      cursor: z.string().optional().openapi({ description: "`next_cursor` of the previous page" }),
+      q: z.string().max(200).optional().openapi({
+        description: "Text to find in the title, prompt or lyrics (case-insensitive)",
+      }),
+      favourite: z.enum(["true", "false"]).optional().openapi({
+        description: "`true`: favourites only; `false`: the others",
+      }),
+      sort: z.enum(LIBRARY_SORTS).default("newest"),
+      cursor: z.string().optional().openapi({
+        description: "`next_cursor` of the previous page (with the same `sort`)",
+      }),
       limit: z.coerce.number().int().min(1).max(100).default(20),
     }),
   },

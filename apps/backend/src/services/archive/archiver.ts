@@ -63,6 +63,7 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
       update tasks set archive_next_at = ${lease}::timestamptz
       where id in (
         select id from tasks where archive_status = 'pending' and archive_next_at <= ${now}::timestamptz
+          and deleted_at is null -- a deleted track is purged, not archived (restored: archived then)
         order by archive_next_at limit 1 for update skip locked)
       returning id, user_id, file_url`,
     );

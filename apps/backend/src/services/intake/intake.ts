@@ -8,6 +8,7 @@ import {
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
+import { costOf } from "../tasks/merge.ts";
 import type { Batcher } from "./batcher.ts";
 import type { IntakeLookup, SecretSet, WebhookTarget } from "./lookup.ts";
 import type { RejectionRecorder } from "./rejections.ts";
@@ -171,6 +172,7 @@ export function createIntake(options: {
         usageInfo: event.usage_info ?? null,
         ...(error ? { error } : {}),
         webhookEvent: { eventId: event.event_id, signedAt: result.timestamp },
+        ...costOf(event),
       });
       if (outcome === "task_mismatch") {
         return refuse(

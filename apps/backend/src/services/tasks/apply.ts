@@ -150,6 +150,7 @@ function storableReport(report: PlatformReport): PlatformReport {
       : {}),
     ...(report.status !== undefined ? { status: text(report.status) } : {}),
     ...(report.error !== undefined ? { error: text(report.error) } : {}),
+    ...(report.currency !== undefined ? { currency: text(report.currency) } : {}),
     ...(report.output !== undefined ? { output: storableObject(report.output) } : {}),
     ...(report.usageInfo !== undefined ? { usageInfo: storableObject(report.usageInfo) } : {}),
     ...(report.webhookEvent

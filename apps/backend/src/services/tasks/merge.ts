@@ -21,6 +21,9 @@ export interface PlatformReport {
   usageInfo?: Record<string, unknown> | null;
   /** Failure text already extracted from the report (`taskErrorMessage`). */
   error?: string;
+  /** The task record's `price` and `currency` (live platform), when present. */
+  price?: number;
+  currency?: string;
   /** `completed_at` of a polled task record, in ms. */
   completedAt?: number;
   /** A webhook event: stored once by `eventId` before it is merged. */
@@ -47,6 +50,18 @@ export function reportOfTask(
     usageInfo: task.usage_info ?? null,
     ...(error ? { error } : {}),
     ...(typeof task.completed_at === "number" ? { completedAt: task.completed_at } : {}),
+    ...costOf(task),
+  };
+}
+
+/** `price` and `currency` of a task record or event, when the platform sent them. */
+export function costOf(
+  record: Record<string, unknown>,
+): Pick<PlatformReport, "price" | "currency"> {
+  const { price, currency } = record;
+  return {
+    ...(typeof price === "number" && Number.isFinite(price) ? { price } : {}),
+    ...(typeof currency === "string" ? { currency } : {}),
   };
 }
 
@@ -144,6 +159,10 @@ export function mergeReport(row: TaskRow, report: PlatformReport, ctx: MergeCont
       changed = true;
     }
   }
+
+  // Cost is not shown on the task (no event for it), only in its details.
+  if (report.price !== undefined) next.price = report.price;
+  if (report.currency !== undefined) next.currency = report.currency;
 
   if (report.submitted && !row.submittedAt) {
     next.submittedAt = now;

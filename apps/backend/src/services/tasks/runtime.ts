@@ -1,5 +1,5 @@
 import type { PlatformClient } from "@overture/core/client";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { AppDatabase, Database, Transaction } from "../../db/client.ts";
 import { tasks, type TaskEventSource, type TaskRow } from "../../db/schema/index.ts";
 import type { Config } from "../../env.ts";
@@ -142,13 +142,26 @@ export function createTaskRuntime(deps: TaskDeps) {
       await appendTaskEvents(tx, events);
     },
 
-    /** The task if it belongs to the user; 404 otherwise (another user's task does not exist for them). */
-    async owned(userId: number, taskId: string): Promise<TaskRow> {
+    /**
+     * The task if it belongs to the user and is not deleted; 404 otherwise (another user's task
+     * does not exist for them). `deleted: true` also finds a deleted one (restore).
+     */
+    async owned(
+      userId: number,
+      taskId: string,
+      options: { deleted?: boolean } = {},
+    ): Promise<TaskRow> {
       const [row] = UUID.test(taskId)
         ? await deps.db
             .select()
             .from(tasks)
-            .where(and(eq(tasks.id, taskId), eq(tasks.userId, userId)))
+            .where(
+              and(
+                eq(tasks.id, taskId),
+                eq(tasks.userId, userId),
+                options.deleted ? undefined : isNull(tasks.deletedAt),
+              ),
+            )
             .limit(1)
         : [];
       if (!row) throw new ApiError(404, TASK_NOT_FOUND, `No task ${taskId} among your tasks.`);

@@ -1,42 +1,15 @@
 import { validateMusicParams } from "@overture/core/music";
 import { readQuota } from "@overture/core/schemas";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { tasks, type TaskRow } from "../../db/schema/index.ts";
+import { and, eq, sql } from "drizzle-orm";
+import { tasks } from "../../db/schema/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { createCanceller } from "./cancel.ts";
+import { defaultTitle } from "./title.ts";
+import { listTasks, type ListQuery } from "./list.ts";
 import type { TaskQueue } from "./queue.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import type { Quota, Task, TaskPage } from "../../schemas/task.ts";
-import type { TaskState } from "../../schemas/task-states.ts";
-import {
-  INVALID_CURSOR,
-  INVALID_PARAMETERS,
-  NO_TOKEN_SELECTED,
-} from "../../schemas/error-codes.ts";
-
-export interface ListQuery {
-  statuses?: readonly TaskState[];
-  cursor?: string;
-  limit: number;
-}
-
-/** Opaque keyset cursor over (created_at, id), newest first. */
-function encodeCursor(row: TaskRow): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const createdAt = new Date(at ?? "");
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime())) {
-    throw new ApiError(
-      400,
-      INVALID_CURSOR,
-      "The cursor is not one this API returned; start again without it.",
-    );
-  }
-  return { createdAt, id };
-}
+import { INVALID_PARAMETERS, NO_TOKEN_SELECTED } from "../../schemas/error-codes.ts";
 
 /** Creating, listing, reading and cancelling the user's tasks (the `/api/tasks` routes). */
 export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
@@ -62,7 +35,7 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
      * stores the task as `queued` and drains the account's queue: the task is submitted now when
      * quota is free and it is first in line, else it waits (spec 8: client-side queueing).
      */
-    async create(userId: number, input: unknown): Promise<Task> {
+    async create(userId: number, input: unknown, options: { title?: string } = {}): Promise<Task> {
       const validation = validateMusicParams(input);
       if (!validation.ok) {
         throw new ApiError(
@@ -92,6 +65,7 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
             tokenId: selected.tokenId,
             status: "queued",
             params: { ...validation.value },
+            title: options.title ?? defaultTitle(validation.value.prompt),
             createdAt: now,
             updatedAt: now,
           })
@@ -105,29 +79,8 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
     },
 
     async list(userId: number, query: ListQuery): Promise<TaskPage> {
-      const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-      const rows = await db
-        .select()
-        .from(tasks)
-        .where(
-          and(
-            eq(tasks.userId, userId),
-            query.statuses && query.statuses.length > 0
-              ? inArray(tasks.status, [...query.statuses])
-              : undefined,
-            after
-              ? sql`(${tasks.createdAt}, ${tasks.id}) < (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
-              : undefined,
-          ),
-        )
-        .orderBy(desc(tasks.createdAt), desc(tasks.id))
-        .limit(query.limit + 1);
-      const page = rows.slice(0, query.limit);
-      const last = page[page.length - 1];
-      return {
-        tasks: page.map(runtime.json),
-        next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null,
-      };
+      const { rows, nextCursor } = await listTasks(db, userId, query);
+      return { tasks: rows.map(runtime.json), next_cursor: nextCursor };
     },
 
     async get(userId: number, taskId: string): Promise<Task> {

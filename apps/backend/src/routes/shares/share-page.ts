@@ -1,0 +1,110 @@
+import { html, raw } from "hono/html";
+import type { PeaksJson } from "../../schemas/archive.ts";
+
+/**
+ * The share page's policy: no script at all (the waveform is inline SVG drawn here, the player
+ * is the browser's own), media and the download only from this origin, never framed.
+ */
+export const SHARE_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; media-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Columns of the drawn waveform at most. */
+const COLUMNS = 480;
+
+/** The peaks as one SVG path of vertical bars, on a 0–100 high canvas (numbers only: no escaping needed). */
+export function waveformPath(peaks: PeaksJson | undefined): { width: number; d: string } {
+  if (!peaks || peaks.length === 0) return { width: 1, d: "" };
+  const step = Math.max(1, Math.ceil(peaks.length / COLUMNS));
+  const parts: string[] = [];
+  let x = 0;
+  for (let i = 0; i < peaks.length; i += step, x += 1) {
+    let min = 0;
+    let max = 0;
+    for (let j = i; j < Math.min(i + step, peaks.length); j += 1) {
+      min = Math.min(min, peaks.data[2 * j] ?? 0);
+      max = Math.max(max, peaks.data[2 * j + 1] ?? 0);
+    }
+    const top = 50 - (max / 128) * 50;
+    const bottom = 50 - (min / 128) * 50;
+    parts.push(`M${x}.5 ${top.toFixed(1)}V${Math.max(bottom, top + 0.5).toFixed(1)}`);
+  }
+  return { width: x, d: parts.join("") };
+}
+
+const STYLE = `
+  body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; color: #1d1d1f; }
+  h1 { font-size: 1.5rem; margin-bottom: 1rem; word-break: break-word; }
+  svg { width: 100%; height: 96px; display: block; background: #f4f4f6; border-radius: 8px; }
+  path { stroke: #5b4bdb; stroke-width: 1; }
+  audio { width: 100%; margin: 1rem 0; }
+  a.download { display: inline-block; padding: .4rem .9rem; border-radius: 6px; background: #5b4bdb; color: #fff; text-decoration: none; }
+  pre { white-space: pre-wrap; background: #f4f4f6; padding: .75rem; border-radius: 6px; }
+  footer { margin-top: 2rem; color: #777; font-size: .85rem; }
+`;
+
+const shell = (title: string, body: unknown) =>
+  html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>${title} · Overture</title>
+        <style>
+          ${raw(STYLE)}
+        </style>
+      </head>
+      <body>
+        ${body}
+        <footer>Shared with Overture.</footer>
+      </body>
+    </html>`;
+
+export interface SharePageView {
+  token: string;
+  title: string;
+  peaks: PeaksJson | undefined;
+  /** Only when the owner chose to show them. */
+  text?: { prompt: string; lyrics: string };
+}
+
+/** The public page of one shared track. Every value is escaped by `hono/html`. */
+export function sharePage(view: SharePageView) {
+  const base = `/s/${view.token}`;
+  const wave = waveformPath(view.peaks);
+  return shell(
+    view.title,
+    html`<h1>${view.title}</h1>
+      <svg
+        viewBox="0 0 ${wave.width} 100"
+        preserveAspectRatio="none"
+        role="img"
+        aria-label="Waveform"
+      >
+        <path d="${wave.d}" />
+      </svg>
+      <audio controls preload="metadata" src="${base}/audio"></audio>
+      <p><a class="download" href="${base}/audio?download=1" download>Download MP3</a></p>
+      ${
+        view.text?.prompt
+          ? html`<h2>Prompt</h2>
+              <p>${view.text.prompt}</p>`
+          : ""
+      }
+      ${
+        view.text?.lyrics
+          ? html`<h2>Lyrics</h2>
+              <pre>${view.text.lyrics}</pre>`
+          : ""
+      }`,
+  );
+}
+
+/** What a visitor sees for a link that is unknown, revoked or expired. */
+export function shareGonePage(message: string) {
+  return shell(
+    "Not available",
+    html`<h1>Not available</h1>
+      <p>${message}</p>`,
+  );
+}
