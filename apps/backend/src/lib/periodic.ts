@@ -45,3 +45,35 @@ export function periodicRounds<T>(options: {
     },
   };
 }
+
+/**
+ * A maintenance worker (re-seal, retention): a round at start that does not hold start-up up, then
+ * one every `intervalMs`. `run` receives `stopped`, to check between batches so a stop does not
+ * wait for a long round; `runNow` is one round whose failure is thrown (the CLI's commands).
+ */
+export function maintenanceRounds<T>(options: {
+  run: (stopped: () => boolean) => Promise<T>;
+  fallback: T;
+  intervalMs: number;
+  logger: Logger;
+  what: string;
+}) {
+  let stopping = false;
+  // A call, so a check after an await is not narrowed away: stop() flips it meanwhile.
+  const stopped = () => stopping;
+  const run = () => options.run(stopped);
+  const rounds = periodicRounds({ ...options, run });
+  return {
+    runOnce: rounds.runOnce,
+    runNow: run,
+    start: (): Promise<void> => {
+      stopping = false;
+      void rounds.runOnce();
+      return rounds.start();
+    },
+    stop: (): Promise<void> => {
+      stopping = true;
+      return rounds.stop();
+    },
+  };
+}

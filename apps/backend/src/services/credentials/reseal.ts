@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql, type SQL } from "drizzle-orm";
 import type { AppDatabase, Transaction } from "../../db/client.ts";
-import { periodicRounds } from "../../lib/periodic.ts";
+import { maintenanceRounds } from "../../lib/periodic.ts";
 import { accessContext, refreshContext } from "./grants.ts";
 import { proxyTokenContext } from "./proxy-tokens.ts";
 import { queryRows } from "../../db/rows.ts";
@@ -82,9 +82,6 @@ export function createResealer(
 ) {
   const { db, vault, logger } = deps;
   const batchSize = options.batchSize ?? 100;
-  let stopping = false;
-  // A call, so a check after an await is not narrowed away: stop() flips it meanwhile.
-  const stopped = () => stopping;
 
   /** One batch of stale values after `after` (key order); the last key seen, or undefined at the end. */
   async function batch(
@@ -136,7 +133,7 @@ export function createResealer(
     return rows.length === batchSize ? rows.at(-1)?.key : undefined;
   }
 
-  async function round(): Promise<ResealOutcome> {
+  async function round(stopped: () => boolean): Promise<ResealOutcome> {
     const total: ResealOutcome = { resealed: 0, failed: 0 };
     for (const target of SEALED_COLUMNS) {
       if (stopped()) break;
@@ -165,28 +162,13 @@ export function createResealer(
     return total;
   }
 
-  const rounds = periodicRounds({
+  return maintenanceRounds({
     run: round,
     fallback: { resealed: 0, failed: 0 },
     intervalMs: options.intervalMs ?? 60 * 60_000,
     logger,
     what: "re-seal round",
   });
-  return {
-    runOnce: rounds.runOnce,
-    /** One round whose failure is thrown, not logged (`overture-backend reseal`). */
-    runNow: round,
-    /** Re-seals at once (without holding up start-up), then every interval. */
-    start: (): Promise<void> => {
-      stopping = false;
-      void rounds.runOnce();
-      return rounds.start();
-    },
-    stop: (): Promise<void> => {
-      stopping = true;
-      return rounds.stop();
-    },
-  };
 }
 
 export type Resealer = ReturnType<typeof createResealer>;

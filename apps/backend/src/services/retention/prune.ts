@@ -4,7 +4,7 @@ import type { AppDatabase } from "../../db/client.ts";
 import type { Config } from "../../env.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { periodicRounds } from "../../lib/periodic.ts";
+import { maintenanceRounds } from "../../lib/periodic.ts";
 import { queryRows } from "../../db/rows.ts";
 
 /** A table whose old rows are deleted: its key, the time column and how old a row may get. */
@@ -70,11 +70,12 @@ export interface RetentionDeps {
 export function createRetention(deps: RetentionDeps, options: { batchSize?: number } = {}) {
   const { db, clock, config, logger } = deps;
   const batchSize = options.batchSize ?? 1_000;
-  let stopping = false;
-  // A call, so a check after an await is not narrowed away: stop() flips it meanwhile.
-  const stopped = () => stopping;
 
-  async function pruneTable(target: PrunedTable, cutoff: Date): Promise<number> {
+  async function pruneTable(
+    target: PrunedTable,
+    cutoff: Date,
+    stopped: () => boolean,
+  ): Promise<number> {
     const table = sql.identifier(target.table);
     const key = sql.identifier(target.key);
     let deleted = 0;
@@ -94,41 +95,26 @@ export function createRetention(deps: RetentionDeps, options: { batchSize?: numb
     }
   }
 
-  async function round(): Promise<PruneOutcome> {
+  async function round(stopped: () => boolean): Promise<PruneOutcome> {
     const outcome = Object.fromEntries(PRUNED_TABLES.map((t) => [t.table, 0])) as PruneOutcome;
     const now = clock.now();
     for (const target of PRUNED_TABLES) {
       if (stopped()) break;
       const cutoff = new Date(now - target.maxAgeMs(config.retention));
-      outcome[target.table] = await pruneTable(target, cutoff);
+      outcome[target.table] = await pruneTable(target, cutoff, stopped);
     }
     const total = Object.values(outcome).reduce((sum, n) => sum + n, 0);
     if (total > 0) logger.info({ deleted: outcome }, "retention: old rows deleted");
     return outcome;
   }
 
-  const rounds = periodicRounds({
+  return maintenanceRounds({
     run: round,
     fallback: Object.fromEntries(PRUNED_TABLES.map((t) => [t.table, 0])) as PruneOutcome,
     intervalMs: config.retention.intervalMs,
     logger,
     what: "retention round",
   });
-  return {
-    runOnce: rounds.runOnce,
-    /** One round whose failure is thrown, not logged (`overture-backend prune`). */
-    runNow: round,
-    /** Prunes at once (without holding up start-up), then every interval. */
-    start: (): Promise<void> => {
-      stopping = false;
-      void rounds.runOnce();
-      return rounds.start();
-    },
-    stop: (): Promise<void> => {
-      stopping = true;
-      return rounds.stop();
-    },
-  };
 }
 
 export type Retention = ReturnType<typeof createRetention>;
