@@ -6,10 +6,43 @@ const TITLE_LENGTH = 60;
 
 /** A task's name for a person: the start of its prompt. */
 export function taskTitle(task: Task): string {
+  const own = ownTitle(task);
+  if (own) return own;
   const prompt = typeof task.params.prompt === "string" ? task.params.prompt.trim() : "";
   if (!prompt) return i18n.t("task.untitled");
   const chars = Array.from(prompt);
   return chars.length > TITLE_LENGTH ? `${chars.slice(0, TITLE_LENGTH - 1).join("")}…` : prompt;
+}
+
+/** The title the person gave the track, when the backend sends one (the library's `title`). */
+function ownTitle(task: Task): string | null {
+  const title = (task as Task & { title?: unknown }).title;
+  return typeof title === "string" && title.trim() !== "" ? title.trim() : null;
+}
+
+/**
+ * A file name for the track (without extension): its title, else the start of its prompt, else
+ * `overture-<id>`; without the characters a file system refuses, at most 80 characters.
+ */
+export function trackFileName(task: Task): string {
+  const prompt = typeof task.params.prompt === "string" ? task.params.prompt : "";
+  const name = Array.from(
+    (ownTitle(task) ?? prompt)
+      // eslint-disable-next-line no-control-regex -- control characters are what is removed
+      .replace(/[\u0000-\u001f\u007f<>:"/\\|?*~]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim(),
+  )
+    .slice(0, 80)
+    .join("")
+    // Windows refuses a trailing dot or space; a leading dot hides the file elsewhere.
+    .replace(/^[.\s]+|[.\s]+$/g, "");
+  return name || `overture-${task.id}`;
+}
+
+/** Whether a task's result is archived with an MP3 that can be streamed (and downloaded). */
+export function streamable(task: Task): boolean {
+  return task.archive?.status === "archived" && Boolean(task.archive.mp3_url);
 }
 
 /** Whether the platform's result link still works, and for how long. */

@@ -14,6 +14,10 @@ export const mocks = {} as {
   contains: Mock;
   /** The outcomes of the next downloads (`"complete"` or Chrome's interrupt reason), in order. */
   downloadsEnd: (...outcomes: string[]) => void;
+  /** What the browser reports of a download left `"running"`. */
+  downloadProgress: { bytesReceived: number; totalBytes: number };
+  /** Ends the download left `"running"`. */
+  finishDownload: (outcome?: string) => void;
 };
 
 type Trigger = (
@@ -52,6 +56,8 @@ beforeEach(async () => {
   const downloads = installDownloads();
   mocks.download = downloads.download;
   mocks.downloadsEnd = downloads.willEnd;
+  mocks.downloadProgress = downloads.progress;
+  mocks.finishDownload = downloads.finish;
   fakeBrowser.permissions.contains = mocks.contains;
   fakeBrowser.permissions.request = mocks.request;
   installPorts();
