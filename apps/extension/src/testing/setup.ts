@@ -6,6 +6,7 @@ import { fakeBrowser } from "wxt/testing/fake-browser";
 import { chromeGetMessage, type Locale, loadLocale } from "./locales.ts";
 import { installDownloads } from "./downloads.ts";
 import { installPorts } from "./ports.ts";
+import { forgetWaveforms } from "../lib/use-waveform.ts";
 
 /** The fakes of this test, for assertions (recreated before each test). */
 export const mocks = {} as {
@@ -70,4 +71,5 @@ afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
+  forgetWaveforms();
 });
