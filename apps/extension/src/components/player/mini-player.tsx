@@ -122,6 +122,10 @@ export function MiniPlayer() {
         }}
         controls
         preload="auto"
+        // A CORS request, which the backend's host permission lets through: the media link is
+        // another site than the extension's pages, and the backend's `Cross-Origin-Resource-
+        // Policy: same-site` refuses the plain (no-cors) request an <audio> element makes.
+        crossOrigin={player.mode === "stream" ? "anonymous" : undefined}
         src={player.src ?? undefined}
         hidden={player.status !== "ready"}
         aria-label={i18n.t("result.waveform")}
