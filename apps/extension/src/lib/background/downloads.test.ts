@@ -192,3 +192,14 @@ describe("background: an archived result is saved as WAV or MP3, named after the
     expect(await send("audio/download-progress", { id: "t1" })).toBeNull();
   });
 });
+
+describe("resultFileName", () => {
+  it("cuts a long prompt at a word and drops the punctuation left at its end", async () => {
+    const { resultFileName } = await import("./downloads.ts");
+    const prompt =
+      "lo-fi hip hop, mellow Rhodes piano, vinyl crackle, soft boom-bap drums, warm bass, 80 BPM";
+    expect(resultFileName(done({ params: { prompt } }), "mp3")).toBe(
+      "lo-fi hip hop, mellow Rhodes piano, vinyl crackle, soft boom-bap drums, warm.mp3",
+    );
+  });
+});
