@@ -270,4 +270,25 @@ describe("archived tracks: waveforms from the stored peaks, play streams the MP3
     expect(calls.mediaLinks()).toHaveLength(1);
     expect(calls.audio()).toEqual([]);
   });
+
+  it("says so when the browser cannot play the streamed source, and Play tries again", async () => {
+    await signedIn({ tasks: TASKS });
+    const calls = archiveBackend();
+    startTestBackground(calls.backend);
+    stubVisibility(() => false);
+    const { play } = stubMedia();
+    await openTaskList();
+    fireEvent.click(within(card("t3")).getByTestId("play"));
+    await expect.poll(playerState).toBe("ready");
+    const audio = document.querySelector("audio");
+    if (!audio) throw new Error("no audio element");
+    Object.defineProperty(audio, "error", { configurable: true, value: { code: 4, message: "" } });
+    fireEvent.error(audio);
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "The audio could not be loaded: the browser could not play it (media error 4)",
+    );
+    fireEvent.click(within(card("t3")).getByTestId("play"));
+    await expect.poll(playerState).toBe("ready");
+    await expect.poll(() => play.mock.calls.length).toBe(2);
+  });
 });

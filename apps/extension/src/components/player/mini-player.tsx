@@ -135,6 +135,13 @@ export function MiniPlayer() {
           if (seek !== null && Number.isFinite(element.duration))
             element.currentTime = seek * element.duration;
         }}
+        onError={(event) => {
+          // A source that never arrives (the backend refused the link, or is gone) is said,
+          // not left as a silent player. An emptied element (closed, switched) is no error.
+          const error = event.currentTarget.error;
+          if (error && player.src)
+            player.fail(i18n.t("result.mediaError", { code: String(error.code) }));
+        }}
         onPlay={() => {
           player.setPlaying(true);
         }}

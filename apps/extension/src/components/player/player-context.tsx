@@ -37,6 +37,8 @@ export interface Player extends PlayerState {
   audioRef: { current: HTMLAudioElement | null };
   setPlaying(playing: boolean): void;
   setPosition(position: number): void;
+  /** The `<audio>` element could not load or play the source: says why (Play tries again). */
+  fail(problem: string): void;
   /** Where to start once the track's length is known (a seek asked before that), 0–1. */
   takePendingSeek(): number | null;
 }
@@ -142,6 +144,11 @@ export function PlayerProvider(props: { children: ComponentChildren }) {
       },
       setPosition: (position) => {
         setState((current) => (current.position === position ? current : { ...current, position }));
+      },
+      fail: (problem) => {
+        setState((current) =>
+          current.task ? { ...current, status: "failed", playing: false, problem } : current,
+        );
       },
       takePendingSeek: () => {
         const seek = pendingSeek.current;
