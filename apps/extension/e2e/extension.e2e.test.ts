@@ -129,22 +129,59 @@ suite(
       expect(deliveries.some((d) => d.state === "succeeded")).toBe(true);
     });
 
-    it("fetches no audio until play is pressed, then plays it in the one player", async () => {
+    it("draws the archived track's waveform from its peaks, no audio until play", async () => {
       const item = popup.locator(`li.task[data-task-id="${firstTask}"]`);
-      // The list is open with a finished track and holds no audio element (the background's
-      // requests are counted by the unit tests).
+      const drawn = item.locator('[data-testid="card-waveform"] canvas[data-state="drawn"]');
+      // The backend archives a result shortly after it succeeded; the list learns it on refresh.
+      await expect
+        .poll(
+          async () => {
+            await popup.reload();
+            await popup.locator("#tab-tasks").click();
+            await item.waitFor();
+            await drawn.waitFor({ timeout: 1_500 }).catch(() => undefined);
+            return drawn.count();
+          },
+          { timeout: 60_000, interval: 1_000 },
+        )
+        .toBe(1);
+      // The list holds no audio element: one player, created by Play.
       expect(await popup.locator("audio").count()).toBe(0);
+      expect(await item.getByRole("button", { name: "Download MP3" }).count()).toBe(1);
+    });
+
+    it("plays the archived MP3 streamed from the backend, and seeks from the waveform", async () => {
+      const item = popup.locator(`li.task[data-task-id="${firstTask}"]`);
+      const media: number[] = [];
+      popup.on("response", (response) => {
+        if (response.url().startsWith(`${stack.backendUrl}/media/`)) media.push(response.status());
+      });
       await item.getByTestId("play").click();
       const bar = popup.locator(".mini-player[data-state=ready]");
       await bar.waitFor();
-      await bar.locator('canvas[data-state="drawn"]').waitFor();
-      // Playing without another click: the press on Play was the request to play.
+      expect(await bar.getAttribute("data-mode")).toBe("stream");
+      await bar.locator('[data-testid="player-waveform"] canvas[data-state="drawn"]').waitFor();
       const audio = bar.locator("audio");
+      // A media link: the <audio> element loads it itself, with Range requests.
+      expect(await audio.evaluate((a: HTMLAudioElement) => a.src)).toMatch(
+        new RegExp(`^${stack.backendUrl}/media/`),
+      );
+      // Playing without another click: the press on Play was the request to play.
       await expect
         .poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime))
         .toBeGreaterThan(0);
-      expect(await audio.evaluate((a: HTMLAudioElement) => a.src)).toMatch(/^blob:/);
       expect(await bar.getByTestId("player-toggle").textContent()).toBe("Pause");
+      expect(media).toContain(206);
+
+      // Seeks to three quarters where the card's waveform is clicked; the playhead follows.
+      const waveform = item.getByTestId("card-waveform");
+      const box = await waveform.boundingBox();
+      if (!box) throw new Error("the card's waveform has no box");
+      await waveform.click({ position: { x: box.width * 0.75, y: box.height / 2 } });
+      await expect
+        .poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime / a.duration))
+        .toBeGreaterThanOrEqual(0.7);
+      expect(Number(await waveform.getAttribute("aria-valuenow"))).toBeGreaterThanOrEqual(70);
       expect(await popup.locator("audio").count()).toBe(1);
       expect(await item.getByTestId("link-expiry").textContent()).toMatch(
         /^Link expires in 2[34] h$/,

@@ -109,7 +109,7 @@ describeInChromium("the extension when things go wrong (Chromium)", (chromiumPat
     await options.close();
   });
 
-  it("saves the archived copy when the platform's link has expired", async () => {
+  it("saves the archived WAV and MP3 when the platform's link has expired", async () => {
     const item = popup.locator(`li.task[data-task-id="${firstTask}"]`);
     // The backend archives a result shortly after it succeeded; the list learns it on refresh.
     const archived = async () => {
@@ -129,15 +129,37 @@ describeInChromium("the extension when things go wrong (Chromium)", (chromiumPat
       }, firstTask);
     };
     await expect.poll(archived, { timeout: 60_000, interval: 2_000 }).toBeTruthy();
-    // A day later on the platform: its signed links answer 410 Gone.
+    // A day later on the platform: its signed links answer 410 Gone. An archived result is
+    // downloaded from the archive (the platform is not even tried), in either format.
     await stack.emulator.control.clock.advance(25 * 3_600_000);
-    await item.getByRole("button", { name: "Download" }).click();
-    await expect
-      .poll(() => item.getByTestId("download-state").textContent(), { timeout: 30_000 })
-      .toBe("The platform's link had expired; saved Overture's archived copy instead.");
-    expect(await item.getByTestId("link-expiry").textContent()).toContain(
-      "The platform link has expired.",
-    );
+    for (const [button, mime] of [
+      ["Download WAV", "audio/wav"],
+      ["Download MP3", "audio/mpeg"],
+    ] as const) {
+      await item.getByRole("button", { name: button }).click();
+      await expect
+        .poll(() => item.getByTestId("download-state").textContent(), { timeout: 30_000 })
+        .toBe("Saved to your downloads.");
+      const saved = await browser.context.serviceWorkers()[0]?.evaluate(async () => {
+        interface Item {
+          url: string;
+          mime: string;
+          state: string;
+        }
+        const api = (
+          globalThis as unknown as {
+            chrome: { downloads: { search(query: object): Promise<Item[]> } };
+          }
+        ).chrome;
+        const [last] = await api.downloads.search({ orderBy: ["-startTime"], limit: 1 });
+        return last;
+      });
+      expect(saved?.state).toBe("complete");
+      // From the backend's archive, in the format asked for. (Playwright saves downloads under
+      // ids of its own, so the file name the extension gave is checked by the unit tests.)
+      expect(saved?.url.startsWith(`${stack.backendUrl}/api/tasks/${firstTask}/audio`)).toBe(true);
+      expect(saved?.mime).toBe(mime);
+    }
     await browser.shoot(popup, "download-archived");
   });
 });

@@ -7,12 +7,15 @@ import { type Server, type Socket, connect, createServer } from "node:net";
 export interface Relay {
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Bytes the backend sent to the browser since the relay was created (the benchmarks read it). */
+  bytesToBrowser(): number;
 }
 
 /** Relays 127.0.0.1:`port` to 127.0.0.1:`target`. */
 export function tcpRelay(port: number, target: number): Relay {
   const sockets = new Set<Socket>();
   let server: Server | null = null;
+  let toBrowser = 0;
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -27,6 +30,7 @@ export function tcpRelay(port: number, target: number): Relay {
           track(upstream);
           client.on("close", () => upstream.destroy());
           upstream.on("close", () => client.destroy());
+          upstream.on("data", (chunk: Buffer) => (toBrowser += chunk.length));
           client.pipe(upstream).pipe(client);
         });
         listening.once("error", reject);
@@ -35,6 +39,7 @@ export function tcpRelay(port: number, target: number): Relay {
           resolve();
         });
       }),
+    bytesToBrowser: () => toBrowser,
     stop: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -47,6 +47,8 @@ export interface Stack {
   backendUrl: string;
   /** Stops the backend only (to show the "unreachable" screen); `close` ignores it afterwards. */
   stopBackend(): Promise<void>;
+  /** Bytes the backend has sent to the browser so far (HTTP headers and bodies, every request). */
+  bytesToBrowser(): number;
   /** Starts a stopped backend again: same address, same data folder (a restart). */
   startBackend(): Promise<void>;
   close(): Promise<void>;
@@ -109,6 +111,7 @@ export async function startStack(emulatorOptions: Partial<StartOptions> = {}): P
     emulator,
     backendUrl,
     stopBackend,
+    bytesToBrowser: () => relay.bytesToBrowser(),
     async startBackend() {
       await stopped;
       server ??= await start();

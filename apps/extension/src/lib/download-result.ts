@@ -34,3 +34,9 @@ export function problemOf(reason: string): DownloadProblem | "cancelled" {
   if (reason.startsWith("FILE_")) return "file";
   return "other";
 }
+
+/** A running download: bytes so far, and the size when the server told it. */
+export interface DownloadProgress {
+  received: number;
+  total: number | null;
+}

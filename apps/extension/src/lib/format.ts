@@ -3,13 +3,49 @@ import { isFinal } from "./snapshot.ts";
 import type { Task } from "./types.ts";
 
 const TITLE_LENGTH = 60;
+const FILE_NAME_LENGTH = 80;
 
 /** A task's name for a person: the start of its prompt. */
 export function taskTitle(task: Task): string {
+  const own = ownTitle(task);
+  if (own) return own;
   const prompt = typeof task.params.prompt === "string" ? task.params.prompt.trim() : "";
   if (!prompt) return i18n.t("task.untitled");
   const chars = Array.from(prompt);
   return chars.length > TITLE_LENGTH ? `${chars.slice(0, TITLE_LENGTH - 1).join("")}…` : prompt;
+}
+
+/** The title the person gave the track, when the backend sends one (the library's `title`). */
+function ownTitle(task: Task): string | null {
+  const title = (task as Task & { title?: unknown }).title;
+  return typeof title === "string" && title.trim() !== "" ? title.trim() : null;
+}
+
+/**
+ * A file name for the track (without extension): its title, else the start of its prompt, else
+ * `overture-<id>`; without the characters a file system refuses, at most 80 characters (cut at a word).
+ */
+export function trackFileName(task: Task): string {
+  const prompt = typeof task.params.prompt === "string" ? task.params.prompt : "";
+  const chars = Array.from(
+    (ownTitle(task) ?? prompt)
+      // eslint-disable-next-line no-control-regex -- control characters are what is removed
+      .replace(/[\u0000-\u001f\u007f<>:"/\\|?*~]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
+  let name = chars.slice(0, FILE_NAME_LENGTH).join("");
+  // A long name ends at a word rather than inside one, when a word boundary is not too far back.
+  const space = name.lastIndexOf(" ");
+  if (chars.length > FILE_NAME_LENGTH && space > FILE_NAME_LENGTH / 2) name = name.slice(0, space);
+  // Windows refuses a trailing dot or space; a leading dot hides the file elsewhere.
+  name = name.replace(/^[.\s]+|[.,;\s]+$/g, "");
+  return name || `overture-${task.id}`;
+}
+
+/** Whether a task's result is archived with an MP3 that can be streamed (and downloaded). */
+export function streamable(task: Task): boolean {
+  return task.archive?.status === "archived" && Boolean(task.archive.mp3_url);
 }
 
 /** Whether the platform's result link still works, and for how long. */

@@ -1,11 +1,14 @@
 import { browser } from "wxt/browser";
 import { type ErrorPayload, OvertureError, isErrorCode, toErrorPayload } from "./errors.ts";
-import type { DownloadResult } from "./download-result.ts";
+import type { DownloadProgress, DownloadResult } from "./download-result.ts";
+import type { Waveform } from "./peaks.ts";
 import type { Refusal } from "./refusals.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type {
   AccessToken,
+  AudioFormat,
   BackendReadiness,
+  MediaLink,
   DeviceSession,
   Selection,
   Task,
@@ -40,8 +43,17 @@ export interface MessageMap {
   "settings/backend-url": { request: { url: string }; response: Snapshot };
   /** Tests a backend address before it is saved (first run); the view asked for the permission. */
   "backend/check": { request: { url: string }; response: BackendReadiness };
-  /** Answers when the download ended (watched through `downloads.onChanged`). */
-  "audio/download": { request: { id: string }; response: DownloadResult };
+  /**
+   * Saves a result as `format` (the original, or the archived MP3) under the track's name;
+   * answers when the download ended (watched through `downloads.onChanged`).
+   */
+  "audio/download": { request: { id: string; format: AudioFormat }; response: DownloadResult };
+  /** How far the running download of a task is (null: none running). */
+  "audio/download-progress": { request: { id: string }; response: DownloadProgress | null };
+  /** An archived result's waveform (the stored peaks, never audio; kept once fetched). */
+  "audio/peaks": { request: { id: string }; response: Waveform };
+  /** A URL the view's `<audio>` streams an archived result from (Range requests, no session). */
+  "audio/media-link": { request: { id: string; format: AudioFormat }; response: MediaLink };
 }
 
 export type MessageType = keyof MessageMap;
@@ -79,6 +91,9 @@ export const MESSAGE_TYPES = [
   "settings/backend-url",
   "backend/check",
   "audio/download",
+  "audio/download-progress",
+  "audio/peaks",
+  "audio/media-link",
 ] as const satisfies readonly MessageType[];
 
 // Every message type of the map is listed above (a missing one would be refused at run time).

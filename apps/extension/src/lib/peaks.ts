@@ -39,3 +39,33 @@ export function drawPeaks(canvas: HTMLCanvasElement, peaks: readonly number[]): 
     context.fillRect(index * bar, (height - h) / 2, Math.max(1, bar - ratio), h);
   });
 }
+
+/** A track's waveform as the views draw it: `bars` peaks (0–1) and the length in seconds. */
+export interface Waveform {
+  bars: number[];
+  duration: number;
+}
+
+/** Bars per waveform: enough for the widest view, small enough to keep thousands. */
+export const WAVEFORM_BARS = 120;
+
+/**
+ * The backend's peaks (audiowaveform JSON, 8-bit: a min/max pair per pixel) as `bars` peaks:
+ * for each equal slice of the pixels, the largest absolute value, 0–1.
+ */
+export function barsFromPeaks(
+  peaks: { data: readonly number[]; duration_seconds: number },
+  bars = WAVEFORM_BARS,
+): Waveform {
+  const pixels = Math.floor(peaks.data.length / 2);
+  const out = new Array<number>(pixels === 0 ? 0 : bars).fill(0);
+  for (let bar = 0; bar < out.length; bar++) {
+    const start = Math.floor((bar * pixels) / bars);
+    const end = Math.max(start + 1, Math.floor(((bar + 1) * pixels) / bars));
+    let peak = 0;
+    for (let i = 2 * start; i < 2 * end && i < peaks.data.length; i++)
+      peak = Math.max(peak, Math.abs(peaks.data[i] ?? 0));
+    out[bar] = Math.min(1, peak / 128);
+  }
+  return { bars: out, duration: peaks.duration_seconds };
+}

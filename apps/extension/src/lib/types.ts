@@ -8,6 +8,8 @@ import type { Selection as ApiSelection } from "@overture/backend/api";
 export type {
   AccessTokenMeta as AccessToken,
   Me,
+  MediaLink,
+  Peaks,
   Quota,
   SessionSummary as DeviceSession,
   SessionToken as SessionGrant,
@@ -17,6 +19,9 @@ export type {
   PublicUser as User,
   WebhookSecretStatus,
 } from "@overture/backend/api";
+
+/** The archived renditions a download or a media link can ask for (the backend's `format`). */
+export type AudioFormat = "original" | "mp3";
 
 /**
  * The chosen access token as the extension sends and keeps it: the backend's `Selection`, whose

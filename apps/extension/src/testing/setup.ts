@@ -6,6 +6,7 @@ import { fakeBrowser } from "wxt/testing/fake-browser";
 import { chromeGetMessage, type Locale, loadLocale } from "./locales.ts";
 import { installDownloads } from "./downloads.ts";
 import { installPorts } from "./ports.ts";
+import { forgetWaveforms } from "../lib/use-waveform.ts";
 
 /** The fakes of this test, for assertions (recreated before each test). */
 export const mocks = {} as {
@@ -14,6 +15,10 @@ export const mocks = {} as {
   contains: Mock;
   /** The outcomes of the next downloads (`"complete"` or Chrome's interrupt reason), in order. */
   downloadsEnd: (...outcomes: string[]) => void;
+  /** What the browser reports of a download left `"running"`. */
+  downloadProgress: { bytesReceived: number; totalBytes: number };
+  /** Ends the download left `"running"`. */
+  finishDownload: (outcome?: string) => void;
 };
 
 type Trigger = (
@@ -52,6 +57,8 @@ beforeEach(async () => {
   const downloads = installDownloads();
   mocks.download = downloads.download;
   mocks.downloadsEnd = downloads.willEnd;
+  mocks.downloadProgress = downloads.progress;
+  mocks.finishDownload = downloads.finish;
   fakeBrowser.permissions.contains = mocks.contains;
   fakeBrowser.permissions.request = mocks.request;
   installPorts();
@@ -64,4 +71,5 @@ afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
+  forgetWaveforms();
 });

@@ -1,11 +1,37 @@
 import { i18n } from "../../lib/i18n.ts";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { decodeChannels } from "../../lib/audio-client.ts";
-import { taskTitle } from "../../lib/format.ts";
-import { computePeaks, drawPeaks } from "../../lib/peaks.ts";
+import { streamable, taskTitle } from "../../lib/format.ts";
+import { computePeaks, WAVEFORM_BARS } from "../../lib/peaks.ts";
+import { useWaveform } from "../../lib/use-waveform.ts";
 import { usePlayer } from "./player-context.tsx";
+import { WaveformBar } from "./waveform.tsx";
 
-const BARS = 120;
+interface Drawn {
+  state: "pending" | "drawn" | "failed";
+  bars: number[] | null;
+}
+
+/** The waveform of a track the background sent as bytes (not archived yet): decoded here. */
+function useDecodedBars(blob: Blob | null): Drawn {
+  const [drawn, setDrawn] = useState<Drawn>({ state: "pending", bars: null });
+  useEffect(() => {
+    setDrawn({ state: "pending", bars: null });
+    if (!blob) return;
+    let alive = true;
+    decodeChannels(blob)
+      .then((channels) => {
+        if (alive) setDrawn({ state: "drawn", bars: computePeaks(channels, WAVEFORM_BARS) });
+      })
+      .catch(() => {
+        if (alive) setDrawn({ state: "failed", bars: null });
+      });
+    return () => {
+      alive = false;
+    };
+  }, [blob]);
+  return drawn;
+}
 
 /**
  * The bar at the bottom of the view with the one `<audio>` element: the current track's title,
@@ -14,61 +40,31 @@ const BARS = 120;
  */
 export function MiniPlayer() {
   const player = usePlayer();
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const [waveform, setWaveform] = useState<"pending" | "drawn" | "failed">("pending");
-  const [position, setPosition] = useState(0);
+  const task = player.task;
+  const stored = useWaveform(task && streamable(task) ? task.id : null);
+  const decoded = useDecodedBars(player.blob);
+  const drawn: Drawn =
+    player.mode === "blob" ? decoded : { state: stored.state, bars: stored.waveform?.bars ?? null };
 
-  useEffect(() => {
-    setWaveform("pending");
-    setPosition(0);
-    const blob = player.blob;
-    if (!blob) return;
-    let alive = true;
-    decodeChannels(blob)
-      .then((channels) => {
-        if (!alive || !canvas.current) return;
-        drawPeaks(canvas.current, computePeaks(channels, BARS));
-        setWaveform("drawn");
-      })
-      .catch(() => {
-        if (alive) setWaveform("failed");
-      });
-    return () => {
-      alive = false;
-    };
-  }, [player.blob]);
-
-  // Pressing play means "play": start as soon as the bytes are here (the click that asked for
-  // them gave the page the user activation that playing needs).
+  // Pressing play means "play": start as soon as the source is set (the click that asked for it
+  // gave the page the user activation that playing needs).
   useEffect(() => {
     const audio = player.audioRef.current;
     if (player.src && audio) void audio.play().catch(() => undefined);
   }, [player.src]);
 
-  if (!player.task) return null;
+  if (!task) return null;
   const audio = player.audioRef.current;
-  const seek = (event: MouseEvent) => {
-    const target = event.currentTarget as HTMLElement;
-    const box = target.getBoundingClientRect();
-    if (!audio || !Number.isFinite(audio.duration) || box.width <= 0) return;
-    const fraction = Math.min(1, Math.max(0, (event.clientX - box.left) / box.width));
-    audio.currentTime = fraction * audio.duration;
-    setPosition(fraction);
-  };
-  const onKey = (event: KeyboardEvent) => {
-    if (!audio || !Number.isFinite(audio.duration)) return;
-    const step = event.key === "ArrowRight" ? 5 : event.key === "ArrowLeft" ? -5 : 0;
-    if (step === 0) return;
-    event.preventDefault();
-    audio.currentTime = Math.min(audio.duration, Math.max(0, audio.currentTime + step));
-  };
+  const duration =
+    audio && Number.isFinite(audio.duration) ? audio.duration : (stored.waveform?.duration ?? null);
 
   return (
     <section
       class="mini-player"
       aria-label={i18n.t("player.label")}
-      data-task-id={player.task.id}
+      data-task-id={task.id}
       data-state={player.status}
+      data-mode={player.mode ?? ""}
     >
       <div class="row spread">
         <button
@@ -77,12 +73,12 @@ export function MiniPlayer() {
           data-testid="player-toggle"
           disabled={player.status !== "ready"}
           onClick={() => {
-            if (player.task) player.toggle(player.task);
+            player.toggle(task);
           }}
         >
           {player.playing ? i18n.t("player.pause") : i18n.t("player.play")}
         </button>
-        <span class="title">{taskTitle(player.task)}</span>
+        <span class="title">{taskTitle(task)}</span>
         <button
           type="button"
           class="icon"
@@ -104,22 +100,20 @@ export function MiniPlayer() {
           {i18n.t("result.loadFailed", { reason: player.problem ?? "" })}
         </p>
       ) : null}
-      <div
-        class="waveform-box"
-        role="slider"
-        tabIndex={player.status === "ready" ? 0 : -1}
-        aria-label={i18n.t("result.waveform")}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={Math.round(position * 100)}
-        hidden={player.status !== "ready" || waveform === "failed"}
-        onClick={seek}
-        onKeyDown={onKey}
-      >
-        <canvas ref={canvas} class="waveform" data-state={waveform} />
-        <span class="playhead" style={{ left: `${(position * 100).toFixed(2)}%` }} />
-      </div>
-      {player.status === "ready" && waveform === "failed" ? (
+      {player.status !== "failed" && drawn.state !== "failed" ? (
+        <WaveformBar
+          bars={drawn.bars}
+          state={drawn.state}
+          position={player.position}
+          duration={duration}
+          disabled={player.status !== "ready"}
+          onSeek={(fraction) => {
+            player.seek(task, fraction);
+          }}
+          testId="player-waveform"
+        />
+      ) : null}
+      {player.status === "ready" && drawn.state === "failed" ? (
         <p class="muted small">{i18n.t("result.noWaveform")}</p>
       ) : null}
       <audio
@@ -128,9 +122,26 @@ export function MiniPlayer() {
         }}
         controls
         preload="auto"
+        // A CORS request, which the backend's host permission lets through: the media link is
+        // another site than the extension's pages, and the backend's `Cross-Origin-Resource-
+        // Policy: same-site` refuses the plain (no-cors) request an <audio> element makes.
+        crossOrigin={player.mode === "stream" ? "anonymous" : undefined}
         src={player.src ?? undefined}
         hidden={player.status !== "ready"}
         aria-label={i18n.t("result.waveform")}
+        onLoadedMetadata={(event) => {
+          const element = event.currentTarget;
+          const seek = player.takePendingSeek();
+          if (seek !== null && Number.isFinite(element.duration))
+            element.currentTime = seek * element.duration;
+        }}
+        onError={(event) => {
+          // A source that never arrives (the backend refused the link, or is gone) is said,
+          // not left as a silent player. An emptied element (closed, switched) is no error.
+          const error = event.currentTarget.error;
+          if (error && player.src)
+            player.fail(i18n.t("result.mediaError", { code: String(error.code) }));
+        }}
         onPlay={() => {
           player.setPlaying(true);
         }}
@@ -143,7 +154,7 @@ export function MiniPlayer() {
         onTimeUpdate={(event) => {
           const element = event.currentTarget;
           if (Number.isFinite(element.duration) && element.duration > 0)
-            setPosition(element.currentTime / element.duration);
+            player.setPosition(element.currentTime / element.duration);
         }}
       />
     </section>

@@ -1,40 +1,57 @@
 import { createContext, type ComponentChildren } from "preact";
 import { useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { loadAudio } from "../../lib/audio-client.ts";
+import { send } from "../../lib/messages.ts";
+import { streamable } from "../../lib/format.ts";
 import { errorText } from "../../lib/texts.ts";
 import type { Task } from "../../lib/types.ts";
 
 /**
- * The one player of a view. Nothing is fetched until the person presses play on a track; its
- * bytes then come from the background (which keeps them, so a replay transfers nothing) and stay
- * in this view as a blob URL while the track is the current one.
+ * The one player of a view. Nothing is fetched until the person presses play on a track. An
+ * archived track streams its MP3 from the backend through a media link (HTTP Range: it starts
+ * and seeks before the whole file has arrived; the browser's media cache keeps what came). A
+ * track not archived yet comes from the background (which keeps the bytes, so a replay
+ * transfers nothing) and stays in this view as a blob URL while it is the current one.
  */
 export interface PlayerState {
   task: Task | null;
   status: "idle" | "loading" | "ready" | "failed";
-  /** The current track's audio as a blob (for the `<audio>` and the waveform). */
+  /** `stream`: a media link; `blob`: bytes the background sent (the track is not archived yet). */
+  mode: "stream" | "blob" | null;
+  /** The current track's audio when it came as bytes (for the waveform drawn from them). */
   blob: Blob | null;
   src: string | null;
   problem: string | null;
   playing: boolean;
+  /** The playhead, 0–1 of the track. */
+  position: number;
 }
 
 export interface Player extends PlayerState {
   /** Plays `task` (loading it first), or pauses/resumes it when it is the current track. */
   toggle(task: Task): void;
+  /** Moves the playhead of `task` to `fraction` (0–1), starting it first if it is not current. */
+  seek(task: Task, fraction: number): void;
   close(): void;
   /** The single `<audio>` element; the mini-player attaches it. */
   audioRef: { current: HTMLAudioElement | null };
   setPlaying(playing: boolean): void;
+  setPosition(position: number): void;
+  /** The `<audio>` element could not load or play the source: says why (Play tries again). */
+  fail(problem: string): void;
+  /** Where to start once the track's length is known (a seek asked before that), 0–1. */
+  takePendingSeek(): number | null;
 }
 
 const IDLE: PlayerState = {
   task: null,
   status: "idle",
+  mode: null,
   blob: null,
   src: null,
   problem: null,
   playing: false,
+  position: 0,
 };
 
 const PlayerContext = createContext<Player | null>(null);
@@ -50,23 +67,39 @@ export function PlayerProvider(props: { children: ComponentChildren }) {
   const audioRef = useRef<HTMLAudioElement | null>(null);
   // The load in flight: a later toggle or close makes an earlier answer stale.
   const generation = useRef(0);
+  const pendingSeek = useRef<number | null>(null);
 
   useEffect(() => {
     const src = state.src;
     return () => {
-      if (src) URL.revokeObjectURL(src);
+      if (src?.startsWith("blob:")) URL.revokeObjectURL(src);
     };
   }, [state.src]);
 
   const player = useMemo<Player>(() => {
-    const load = (task: Task) => {
+    const load = (task: Task, seekTo: number | null = null) => {
       const mine = ++generation.current;
+      pendingSeek.current = seekTo;
       audioRef.current?.pause();
-      setState({ ...IDLE, task, status: "loading" });
-      loadAudio(task.id)
-        .then((blob) => {
-          if (generation.current !== mine) return;
-          setState({ ...IDLE, task, status: "ready", blob, src: URL.createObjectURL(blob) });
+      setState({ ...IDLE, task, status: "loading", position: seekTo ?? 0 });
+      const ready = streamable(task)
+        ? send("audio/media-link", { id: task.id, format: "mp3" }).then((link) => ({
+            mode: "stream" as const,
+            blob: null,
+            src: link.url,
+          }))
+        : loadAudio(task.id).then((blob) => ({
+            mode: "blob" as const,
+            blob,
+            src: URL.createObjectURL(blob),
+          }));
+      ready
+        .then((loaded) => {
+          if (generation.current !== mine) {
+            if (loaded.blob) URL.revokeObjectURL(loaded.src);
+            return;
+          }
+          setState({ ...IDLE, task, status: "ready", position: seekTo ?? 0, ...loaded });
         })
         .catch((error: unknown) => {
           if (generation.current !== mine) return;
@@ -87,13 +120,40 @@ export function PlayerProvider(props: { children: ComponentChildren }) {
         if (audio.paused) void audio.play().catch(() => undefined);
         else audio.pause();
       },
+      seek: (task, fraction) => {
+        const to = Math.min(1, Math.max(0, fraction));
+        const { task: playing, status } = current.current;
+        if (playing?.id !== task.id || status === "failed") {
+          load(task, to);
+          return;
+        }
+        const audio = audioRef.current;
+        if (status === "ready" && audio && Number.isFinite(audio.duration) && audio.duration > 0)
+          audio.currentTime = to * audio.duration;
+        else pendingSeek.current = to;
+        setState((previous) => ({ ...previous, position: to }));
+      },
       close: () => {
         generation.current++;
+        pendingSeek.current = null;
         audioRef.current?.pause();
         setState(IDLE);
       },
       setPlaying: (playing) => {
         setState((current) => (current.playing === playing ? current : { ...current, playing }));
+      },
+      setPosition: (position) => {
+        setState((current) => (current.position === position ? current : { ...current, position }));
+      },
+      fail: (problem) => {
+        setState((current) =>
+          current.task ? { ...current, status: "failed", playing: false, problem } : current,
+        );
+      },
+      takePendingSeek: () => {
+        const seek = pendingSeek.current;
+        pendingSeek.current = null;
+        return seek;
       },
     };
   }, []);

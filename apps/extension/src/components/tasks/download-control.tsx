@@ -1,16 +1,21 @@
 import { i18n } from "../../lib/i18n.ts";
-import { useState } from "preact/hooks";
-import type { DownloadResult } from "../../lib/download-result.ts";
+import { useEffect, useState } from "preact/hooks";
+import type { DownloadProgress, DownloadResult } from "../../lib/download-result.ts";
 import { send } from "../../lib/messages.ts";
 import { errorText } from "../../lib/texts.ts";
+import type { AudioFormat, Task } from "../../lib/types.ts";
+import { streamable } from "../../lib/format.ts";
+
+/** How often a running download's progress is asked for. */
+const PROGRESS_EVERY_MS = 500;
 
 type Shown =
   | { kind: "idle" }
-  | { kind: "busy" }
+  | { kind: "busy"; format: AudioFormat }
   | { kind: "done"; text: string }
-  | { kind: "problem"; text: string };
+  | { kind: "problem"; text: string; format: AudioFormat };
 
-function shownFor(result: DownloadResult): Shown {
+function shownFor(result: DownloadResult, format: AudioFormat): Shown {
   switch (result.state) {
     case "cancelled":
       return { kind: "idle" };
@@ -31,37 +36,92 @@ function shownFor(result: DownloadResult): Shown {
             : result.problem === "file"
               ? i18n.t("download.file", { reason })
               : i18n.t("download.other", { reason });
-      return { kind: "problem", text };
+      return { kind: "problem", text, format };
     }
   }
 }
 
+function progressText(progress: DownloadProgress | null): string {
+  if (!progress) return i18n.t("download.busy");
+  if (progress.total)
+    return i18n.t("download.progress", {
+      percent: String(Math.floor((100 * progress.received) / progress.total)),
+    });
+  return i18n.t("download.progressBytes", {
+    size: `${(progress.received / 1_048_576).toFixed(1)} MB`,
+  });
+}
+
+/** The running download's progress, asked for while `busy`. */
+function useProgress(taskId: string, busy: boolean): DownloadProgress | null {
+  const [progress, setProgress] = useState<DownloadProgress | null>(null);
+  useEffect(() => {
+    setProgress(null);
+    if (!busy) return;
+    const timer = setInterval(() => {
+      send("audio/download-progress", { id: taskId })
+        .then(setProgress)
+        .catch(() => undefined);
+    }, PROGRESS_EVERY_MS);
+    return () => {
+      clearInterval(timer);
+    };
+  }, [taskId, busy]);
+  return progress;
+}
+
 /**
- * Download and its outcome: the background answers when the browser finished (or refused) the
- * file, so a download that fails after it started is reported, with what can be done about it.
+ * Download and its outcome: the original (WAV) or, once archived, the MP3, named after the
+ * track. While it runs it shows how far it is; the background answers when the browser
+ * finished (or refused) the file, so a download that fails after it started is reported, with
+ * what can be done about it.
  */
-export function DownloadControl(props: { taskId: string; onPlatformLinkFailed: () => void }) {
+export function DownloadControl(props: { task: Task; onPlatformLinkFailed: () => void }) {
+  const { task } = props;
   const [shown, setShown] = useState<Shown>({ kind: "idle" });
-  const start = () => {
-    setShown({ kind: "busy" });
-    send("audio/download", { id: props.taskId })
+  const busy = shown.kind === "busy";
+  const progress = useProgress(task.id, busy);
+  const start = (format: AudioFormat) => {
+    setShown({ kind: "busy", format });
+    send("audio/download", { id: task.id, format })
       .then((result) => {
         if (
           (result.state === "complete" && result.platformLinkFailed) ||
           (result.state === "failed" && result.problem === "link_expired")
         )
           props.onPlatformLinkFailed();
-        setShown(shownFor(result));
+        setShown(shownFor(result, format));
       })
       .catch((error: unknown) => {
-        setShown({ kind: "problem", text: errorText(error) });
+        setShown({ kind: "problem", text: errorText(error), format });
       });
   };
+  const formats: { format: AudioFormat; label: string }[] = streamable(task)
+    ? [
+        { format: "original", label: i18n.t("download.wav") },
+        { format: "mp3", label: i18n.t("download.mp3") },
+      ]
+    : [{ format: "original", label: i18n.t("result.download") }];
   return (
     <>
-      <button type="button" onClick={start} disabled={shown.kind === "busy"}>
-        {shown.kind === "busy" ? i18n.t("download.busy") : i18n.t("result.download")}
-      </button>
+      {formats.map(({ format, label }) => (
+        <button
+          key={format}
+          type="button"
+          data-testid={`download-${format}`}
+          onClick={() => {
+            start(format);
+          }}
+          disabled={busy}
+        >
+          {label}
+        </button>
+      ))}
+      {busy ? (
+        <span class="small muted download-note" role="status" data-testid="download-progress">
+          {progressText(progress)}
+        </span>
+      ) : null}
       {shown.kind === "done" ? (
         <span class="small muted download-note" role="status" data-testid="download-state">
           {shown.text}
@@ -70,7 +130,12 @@ export function DownloadControl(props: { taskId: string; onPlatformLinkFailed: (
       {shown.kind === "problem" ? (
         <div class="banner bad small download-note" role="alert" data-testid="download-problem">
           <p>{shown.text}</p>
-          <button type="button" onClick={start}>
+          <button
+            type="button"
+            onClick={() => {
+              start(shown.format);
+            }}
+          >
             {i18n.t("download.retry")}
           </button>
         </div>

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
-import { fakeBackend, task } from "../../testing/fixtures.ts";
+import { fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { mocks, useLocale } from "../../testing/setup.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
 import type { Task } from "../../lib/types.ts";
@@ -114,5 +114,55 @@ describe("a finished track", () => {
       "The download was interrupted by a network problem (NETWORK_FAILED).",
     );
     expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+  });
+});
+
+describe("an archived track's downloads", () => {
+  const AUDIO = "http://127.0.0.1:8787/api/tasks/t1/audio";
+  const archived: Task = {
+    ...done,
+    audio_url: AUDIO,
+    archive: {
+      status: "archived",
+      error: null,
+      audio_url: AUDIO,
+      mp3_url: `${AUDIO}?format=mp3`,
+      peaks_url: "http://127.0.0.1:8787/api/tasks/t1/peaks",
+    },
+  };
+  const backend = () => fakeBackend({ "GET /api/tasks/t1": () => json(archived) });
+
+  it("offers the WAV and the MP3, and shows how far the download is", async () => {
+    await signedIn({ tasks: [archived] });
+    startTestBackground(backend());
+    mocks.downloadsEnd("running");
+    mocks.downloadProgress.bytesReceived = 1_500_000;
+    mocks.downloadProgress.totalBytes = 3_000_000;
+    renderItem(archived);
+    expect(screen.getByRole("button", { name: "Download WAV" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Download MP3" }));
+    await expect
+      .poll(() => screen.queryByTestId("download-progress")?.textContent, { timeout: 5000 })
+      .toBe("Downloading… 50%");
+    mocks.finishDownload("complete");
+    await expect
+      .poll(() => screen.queryByTestId("download-state")?.textContent)
+      .toBe("Saved to your downloads.");
+    expect(screen.queryByTestId("download-progress")).toBeNull();
+  });
+
+  it("says clearly why the MP3 failed, in Chinese too, and retries the same format", async () => {
+    await useLocale("zh_CN");
+    await signedIn({ tasks: [archived] });
+    startTestBackground(backend());
+    mocks.downloadsEnd("NETWORK_FAILED");
+    renderItem(archived);
+    fireEvent.click(screen.getByRole("button", { name: "下载 MP3" }));
+    expect((await screen.findByTestId("download-problem")).textContent).toContain(
+      "下载因网络问题中断（NETWORK_FAILED）",
+    );
+    fireEvent.click(screen.getByRole("button", { name: "重试" }));
+    await expect.poll(() => mocks.download.mock.calls.length).toBe(2);
+    expect(mocks.download.mock.calls[1]?.[0]).toMatchObject({ url: `${AUDIO}?format=mp3` });
   });
 });

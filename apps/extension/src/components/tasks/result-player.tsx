@@ -1,13 +1,17 @@
 import { i18n } from "../../lib/i18n.ts";
-import { useState } from "preact/hooks";
-import { linkState, remaining } from "../../lib/format.ts";
+import { useRef, useState } from "preact/hooks";
+import { linkState, remaining, streamable } from "../../lib/format.ts";
 import type { Task } from "../../lib/types.ts";
+import { useSeen, useWaveform } from "../../lib/use-waveform.ts";
 import { usePlayer } from "../player/player-context.tsx";
+import { WaveformBar } from "../player/waveform.tsx";
 import { DownloadControl } from "./download-control.tsx";
 
 /**
- * A finished track's controls: play in the view's one player (nothing is fetched before that), a
- * download through the downloads API, the link to copy, and how long the platform link still works.
+ * A finished track's controls: play in the view's one player (nothing is fetched before that),
+ * the archived track's waveform (its stored peaks, asked for once the card is on screen; it
+ * seeks, and shows the playhead while the track is the current one), a download through the
+ * downloads API, the link to copy, and how long the platform link still works.
  */
 export function ResultPlayer(props: { task: Task; now: number }) {
   const { task, now } = props;
@@ -19,6 +23,10 @@ export function ResultPlayer(props: { task: Task; now: number }) {
   const link = linkFailed ? { valid: false, remainingMs: 0 } : estimated;
   const current = player.task?.id === task.id;
   const playing = current && player.playing;
+  const box = useRef<HTMLDivElement>(null);
+  const archived = streamable(task);
+  const seen = useSeen(box);
+  const waveform = useWaveform(archived ? task.id : null, seen);
 
   const copy = () => {
     const text = link.valid ? task.file_url : task.audio_url;
@@ -29,7 +37,7 @@ export function ResultPlayer(props: { task: Task; now: number }) {
   };
 
   return (
-    <div class="player">
+    <div class="player" ref={box}>
       <div class="row">
         <button
           type="button"
@@ -44,7 +52,7 @@ export function ResultPlayer(props: { task: Task; now: number }) {
           {playing ? i18n.t("player.pause") : i18n.t("player.play")}
         </button>
         <DownloadControl
-          taskId={task.id}
+          task={task}
           onPlatformLinkFailed={() => {
             setLinkFailed(true);
           }}
@@ -56,6 +64,18 @@ export function ResultPlayer(props: { task: Task; now: number }) {
           {copied ? i18n.t("result.copied") : ""}
         </span>
       </div>
+      {archived && waveform.state !== "failed" ? (
+        <WaveformBar
+          bars={waveform.waveform?.bars ?? null}
+          state={waveform.state}
+          position={current ? player.position : null}
+          duration={waveform.waveform?.duration ?? null}
+          onSeek={(fraction) => {
+            player.seek(task, fraction);
+          }}
+          testId="card-waveform"
+        />
+      ) : null}
       <p class="small muted" data-testid="link-expiry">
         {link.valid
           ? link.remainingMs !== null

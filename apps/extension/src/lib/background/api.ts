@@ -1,6 +1,6 @@
 import type { AppType } from "@overture/backend/api";
 import { type ClientResponse, hc, parseResponse } from "hono/client";
-import type { BackendReadiness, Selection, TaskPage } from "../types.ts";
+import type { AudioFormat, BackendReadiness, Selection, TaskPage } from "../types.ts";
 import { OvertureError } from "../errors.ts";
 import { networkError, responseError } from "./http.ts";
 
@@ -107,6 +107,11 @@ export function createApi(options: ApiOptions) {
     webhookRejections: async (limit: number) =>
       (await ok(() => api["webhook-rejections"].$get({ query: { limit: String(limit) } })))
         .rejections,
+    /** The waveform of an archived result (a few KB; no audio). */
+    peaks: (taskId: string) => ok(() => api.tasks[":id"].peaks.$get(id(taskId))),
+    /** A short-lived URL of the archived audio that an `<audio>` element loads without the session. */
+    mediaLink: (taskId: string, format: AudioFormat) =>
+      ok(() => api.tasks[":id"]["media-link"].$post({ ...id(taskId), query: { format } })),
     /** The archived result (not a JSON route): the caller reads the body. */
     audio: async (taskId: string): Promise<Response> => {
       const request = new Request(`${baseUrl}/api/tasks/${encodeURIComponent(taskId)}/audio`, {

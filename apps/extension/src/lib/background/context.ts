@@ -2,6 +2,7 @@ import { OvertureError } from "../errors.ts";
 import { backendUrl } from "../storage.ts";
 import { type Api, createApi } from "./api.ts";
 import { type CacheStorageLike, createAudioCache } from "./audio-cache.ts";
+import { createMediaLinkMemo, createPeaksStore } from "./archive.ts";
 import type { IdentityApi } from "./auth.ts";
 import { sessionItem, type StoredSession } from "./session-store.ts";
 import { createSnapshotStore } from "./snapshot-store.ts";
@@ -24,6 +25,8 @@ export interface BackgroundDeps {
 export function createContext(deps: BackgroundDeps) {
   const store = createSnapshotStore(deps.now);
   const audioCache = createAudioCache(deps.cacheStorage);
+  const peaks = createPeaksStore(deps.cacheStorage);
+  const mediaLinks = createMediaLinkMemo();
 
   /** The API of the chosen backend; `backend_not_set` before the first-run setup. */
   async function api(session: StoredSession | null = null): Promise<Api> {
@@ -93,7 +96,7 @@ export function createContext(deps: BackgroundDeps) {
     }
   }
 
-  return { deps, store, audioCache, api, call, requireSession, noteFailure };
+  return { deps, store, audioCache, peaks, mediaLinks, api, call, requireSession, noteFailure };
 }
 
 export type Context = ReturnType<typeof createContext>;

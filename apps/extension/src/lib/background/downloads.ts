@@ -1,25 +1,63 @@
 import { browser } from "wxt/browser";
-import { type DownloadResult, problemOf } from "../download-result.ts";
+import { type DownloadProgress, type DownloadResult, problemOf } from "../download-result.ts";
 import { OvertureError } from "../errors.ts";
-import { linkState } from "../format.ts";
-import type { Task } from "../types.ts";
+import { linkState, trackFileName } from "../format.ts";
+import type { AudioFormat, Task } from "../types.ts";
+import { backendUrl } from "../storage.ts";
 import type { Context } from "./context.ts";
 
-/** File name for a result: the extension of the link's path, or `.wav` (the platform's). */
-export function resultFileName(task: Task, url: string): string {
-  const extension = /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname)?.[1] ?? "wav";
-  return `overture-${task.id}.${extension.toLowerCase()}`;
+/** The extension of a link's path (`.wav`, `.mp3`…), if it has one. */
+function extensionOf(url: string): string | null {
+  return /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? null;
+}
+
+/**
+ * File name for a result in `format`: the track's name (its title, else the start of its
+ * prompt) with `.mp3`, or the original's extension (the platform link's, else `.wav`).
+ */
+export function resultFileName(task: Task, format: AudioFormat): string {
+  const extension =
+    format === "mp3" ? "mp3" : ((task.file_url ? extensionOf(task.file_url) : null) ?? "wav");
+  return `${trackFileName(task)}.${extension}`;
 }
 
 type DownloadOptions = Parameters<typeof browser.downloads.download>[0];
 type Ended = { state: "complete" } | { state: "interrupted"; reason: string };
 type Delta = Parameters<Parameters<typeof browser.downloads.onChanged.addListener>[0]>[0];
 
+/** How often a running download's bytes are read (`onChanged` does not report them). */
+const PROGRESS_EVERY_MS = 300;
+/** The running downloads, by task: what `audio/download-progress` answers. */
+const running = new Map<string, DownloadProgress>();
+
+export function downloadProgress(taskId: string): DownloadProgress | null {
+  return running.get(taskId) ?? null;
+}
+
+/** Reads a download's bytes into `running` until `stop()` is called. */
+function watchProgress(taskId: string, downloadId: number): () => void {
+  running.set(taskId, { received: 0, total: null });
+  const timer = setInterval(() => {
+    void Promise.resolve()
+      .then(() => browser.downloads.search({ id: downloadId }))
+      .then(([item]) => {
+        if (!item || !running.has(taskId)) return;
+        const total = item.totalBytes > 0 ? item.totalBytes : null;
+        running.set(taskId, { received: item.bytesReceived, total });
+      })
+      .catch(() => undefined);
+  }, PROGRESS_EVERY_MS);
+  return () => {
+    clearInterval(timer);
+    running.delete(taskId);
+  };
+}
+
 /**
  * Starts one download and waits for its end through `downloads.onChanged`. The listener is added
  * before the download starts: a fast failure can be reported before `download()` resolves.
  */
-async function downloadToEnd(options: DownloadOptions): Promise<Ended> {
+async function downloadToEnd(taskId: string, options: DownloadOptions): Promise<Ended> {
   const ended = new Map<number, Ended>();
   const waiting = new Map<number, (end: Ended) => void>();
   const listener = (delta: Delta) => {
@@ -32,8 +70,10 @@ async function downloadToEnd(options: DownloadOptions): Promise<Ended> {
     else ended.set(delta.id, end);
   };
   browser.downloads.onChanged.addListener(listener);
+  let stopWatching: () => void = () => undefined;
   try {
     const id = await browser.downloads.download(options);
+    stopWatching = watchProgress(taskId, id);
     return (
       ended.get(id) ??
       (await new Promise<Ended>((resolve) => {
@@ -41,6 +81,7 @@ async function downloadToEnd(options: DownloadOptions): Promise<Ended> {
       }))
     );
   } finally {
+    stopWatching();
     browser.downloads.onChanged.removeListener(listener);
   }
 }
@@ -56,20 +97,50 @@ async function currentTask(ctx: Context, id: string): Promise<Task> {
   }
 }
 
+/** The end of an archive download as the view reports it. */
+function archiveOutcome(end: Ended, platformLinkFailed: boolean): DownloadResult {
+  if (end.state === "complete") return { state: "complete", source: "archive", platformLinkFailed };
+  const problem = problemOf(end.reason);
+  if (problem === "cancelled") return { state: "cancelled" };
+  return { state: "failed", problem, reason: end.reason };
+}
+
 /**
- * Saves a result through the downloads API and watches it to its end: the platform's link while
- * it looks valid, then, if the platform does not serve it (expired or missing), the backend's
- * archived copy (sent with the session bearer, which never leaves the background).
+ * Saves a result through the downloads API, named after the track, and watches it to its end.
+ * An archived result comes from the backend (the original or its MP3, sent with the session
+ * bearer, which never leaves the background). Before that, the original comes from the
+ * platform's link while it looks valid, then, if the platform does not serve it, from the
+ * archive if there is one by then.
  */
-export async function downloadResult(ctx: Context, id: string): Promise<DownloadResult> {
+export async function downloadResult(
+  ctx: Context,
+  id: string,
+  format: AudioFormat = "original",
+): Promise<DownloadResult> {
   const task = await currentTask(ctx, id);
   const session = await ctx.requireSession();
+  const backend = (await backendUrl()) ?? undefined;
+  const fromArchive = (url: string) =>
+    downloadToEnd(id, {
+      url: new URL(url, backend).href,
+      filename: resultFileName(task, format),
+      headers: [{ name: "Authorization", value: `Bearer ${session.token}` }],
+    });
+  const archive = task.archive?.status === "archived" ? task.archive : null;
+  if (format === "mp3") {
+    if (!archive?.mp3_url)
+      throw new OvertureError("not_found", "The MP3 exists once the result is archived.");
+    return archiveOutcome(await fromArchive(archive.mp3_url), false);
+  }
+  const archived = archive?.audio_url ?? task.audio_url;
+  if (archive && archived) return archiveOutcome(await fromArchive(archived), false);
+
   let platformLinkFailed = false;
   let lastReason: string | null = null;
   if (task.file_url && linkState(task, ctx.deps.now()).valid) {
-    const end = await downloadToEnd({
+    const end = await downloadToEnd(id, {
       url: task.file_url,
-      filename: resultFileName(task, task.file_url),
+      filename: resultFileName(task, format),
     });
     if (end.state === "complete")
       return { state: "complete", source: "platform", platformLinkFailed };
@@ -79,18 +150,7 @@ export async function downloadResult(ctx: Context, id: string): Promise<Download
     platformLinkFailed = true;
     lastReason = end.reason;
   }
-  if (task.audio_url) {
-    const end = await downloadToEnd({
-      url: task.audio_url,
-      filename: resultFileName(task, task.audio_url),
-      headers: [{ name: "Authorization", value: `Bearer ${session.token}` }],
-    });
-    if (end.state === "complete")
-      return { state: "complete", source: "archive", platformLinkFailed };
-    const problem = problemOf(end.reason);
-    if (problem === "cancelled") return { state: "cancelled" };
-    return { state: "failed", problem, reason: end.reason };
-  }
+  if (archived) return archiveOutcome(await fromArchive(archived), platformLinkFailed);
   if (lastReason) return { state: "failed", problem: "link_expired", reason: lastReason };
   throw new OvertureError("link_expired", "The result link has expired and no copy was archived.");
 }

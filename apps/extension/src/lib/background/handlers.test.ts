@@ -248,10 +248,10 @@ describe("background: devices, settings and downloads", () => {
       ],
     });
     startTestBackground(fakeBackend());
-    await send("audio/download", { id: "t1" });
+    await send("audio/download", { id: "t1", format: "original" });
     expect(mocks.download).toHaveBeenCalledWith({
       url: "http://127.0.0.1:4010/files/abc.wav",
-      filename: "overture-t1.wav",
+      filename: "lofi piano.wav",
     });
   });
 
@@ -268,10 +268,10 @@ describe("background: devices, settings and downloads", () => {
       ],
     });
     startTestBackground(fakeBackend());
-    await send("audio/download", { id: "t1" });
+    await send("audio/download", { id: "t1", format: "original" });
     expect(mocks.download).toHaveBeenCalledWith({
       url: audio,
-      filename: "overture-t1.wav",
+      filename: "lofi piano.wav",
       headers: [{ name: "Authorization", value: `Bearer ${GRANT.session_token}` }],
     });
   });

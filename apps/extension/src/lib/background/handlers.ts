@@ -6,8 +6,9 @@ import { backendUrl, backendUrlItem } from "../storage.ts";
 import type { Task, WebhookSecretStatus } from "../types.ts";
 import { signIn } from "./auth.ts";
 import { createApi } from "./api.ts";
+import { mediaLinkOf, waveformOf } from "./archive.ts";
 import type { Context } from "./context.ts";
-import { downloadResult } from "./downloads.ts";
+import { downloadProgress, downloadResult } from "./downloads.ts";
 import type { LiveHub } from "./live.ts";
 import { refresh } from "./refresh.ts";
 import { refusalsOf } from "./refusals.ts";
@@ -30,6 +31,8 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
     live.stop();
     // The next person on this browser profile does not get the last one's music.
     await ctx.audioCache.clear().catch(() => undefined);
+    await ctx.peaks.clear().catch(() => undefined);
+    ctx.mediaLinks.clear();
     await settle(before.tasks, []);
   }
 
@@ -170,6 +173,9 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
       return createApi({ baseUrl: origin, fetch: ctx.deps.fetch }).readiness();
     },
 
-    "audio/download": ({ id }) => downloadResult(ctx, id),
+    "audio/download": ({ id, format }) => downloadResult(ctx, id, format),
+    "audio/download-progress": ({ id }) => Promise.resolve(downloadProgress(id)),
+    "audio/peaks": ({ id }) => waveformOf(ctx, id),
+    "audio/media-link": ({ id, format }) => mediaLinkOf(ctx, id, format),
   };
 }

@@ -1,0 +1,17 @@
+import { testDefaults, workspaceSource } from "@overture/vitest-config";
+import { defineConfig } from "vitest/config";
+
+// `pnpm bench` here: the listening numbers of issue 14 in real Chromium against the real stack
+// (bench/listening.ts). A measurement, not a test: it prints figures and asserts nothing timed.
+export default defineConfig({
+  ...workspaceSource,
+  test: {
+    ...testDefaults,
+    include: ["bench/**/*.ts"],
+    environment: "node",
+    globalSetup: ["./e2e/global-setup.ts"],
+    fileParallelism: false,
+    testTimeout: 600_000,
+    hookTimeout: 180_000,
+  },
+});
