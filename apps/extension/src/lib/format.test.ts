@@ -50,4 +50,10 @@ describe("task texts", () => {
     expect(taskTitle(task({ params: { prompt: "x".repeat(80) } }))).toHaveLength(60);
     expect(taskTitle(task({ params: {} }))).toBe("Untitled track");
   });
+
+  it("names a task by its library title when it has one, trimmed", () => {
+    expect(taskTitle(task({ title: "  Night drive ", params: { prompt: "lofi piano" } }))).toBe(
+      "Night drive",
+    );
+  });
 });

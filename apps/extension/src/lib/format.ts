@@ -15,10 +15,10 @@ export function taskTitle(task: Task): string {
   return chars.length > TITLE_LENGTH ? `${chars.slice(0, TITLE_LENGTH - 1).join("")}…` : prompt;
 }
 
-/** The title the person gave the track, when the backend sends one (the library's `title`). */
+/** The track's title in the library (the backend fills it from the prompt; the owner may rename). */
 function ownTitle(task: Task): string | null {
-  const title = (task as Task & { title?: unknown }).title;
-  return typeof title === "string" && title.trim() !== "" ? title.trim() : null;
+  const title = task.title.trim();
+  return title === "" ? null : title;
 }
 
 /**

@@ -17,7 +17,8 @@ export function task(overrides: Partial<Task> = {}): Task {
     status: "waiting",
     namespace: "demo",
     platform_task_id: "p1",
-    title: "lofi piano",
+    // Empty, so names come from the prompt a test sets; tests of a renamed track set `title`.
+    title: "",
     favourite: false,
     deleted_at: null,
     params: { prompt: "lofi piano" },
