@@ -35,7 +35,11 @@ describe("task list merging", () => {
     const merged = mergeTasks([kept, task({ id: "b" })], [deleted]);
     expect(merged.map((t) => t.id)).toEqual(["a"]);
     const restored = task({ id: "b", updated_at: "2025-01-01T10:03:00.000Z" });
-    expect(mergeTasks(merged, [restored]).map((t) => t.id).sort()).toEqual(["a", "b"]);
+    expect(
+      mergeTasks(merged, [restored])
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual(["a", "b"]);
   });
 
   it("never lists a deleted row that arrives on a page", () => {
