@@ -12,7 +12,9 @@ import type {
   DeviceSession,
   Selection,
   Task,
+  TaskDeletion,
   TaskPage,
+  TaskPatch,
   WebhookSecretStatus,
 } from "./types.ts";
 
@@ -34,6 +36,12 @@ export interface MessageMap {
   "tasks/submit": { request: { params: Record<string, unknown> }; response: Task };
   "tasks/cancel": { request: { id: string }; response: Task };
   "tasks/more": { request: { cursor: string }; response: TaskPage };
+  /** Renames and/or (un)favourites a task; the changed row also lands in the snapshot. */
+  "tasks/update": { request: { id: string; patch: TaskPatch }; response: Task };
+  /** Hides a finished task (it leaves the list); restorable until the answer's `undo_until`. */
+  "tasks/delete": { request: { id: string }; response: TaskDeletion };
+  /** Brings a deleted task back within its undo window. */
+  "tasks/restore": { request: { id: string }; response: Task };
   "webhook/status": { request: { namespace: string }; response: WebhookSecretStatus };
   "webhook/set": { request: { namespace: string; secret: string }; response: WebhookSecretStatus };
   "webhook/clear": { request: { namespace: string }; response: WebhookSecretStatus };
@@ -84,6 +92,9 @@ export const MESSAGE_TYPES = [
   "tasks/submit",
   "tasks/cancel",
   "tasks/more",
+  "tasks/update",
+  "tasks/delete",
+  "tasks/restore",
   "webhook/status",
   "webhook/set",
   "webhook/clear",

@@ -3,10 +3,12 @@ import { useState } from "preact/hooks";
 import { taskTitle, timeLine } from "../../lib/format.ts";
 import { send } from "../../lib/messages.ts";
 import { type Refusal, refusalSentence } from "../../lib/refusals.ts";
-import { isCancellable } from "../../lib/snapshot.ts";
+import { isCancellable, isFinal } from "../../lib/snapshot.ts";
 import { errorText, statusText } from "../../lib/texts.ts";
-import type { Task, TaskState } from "../../lib/types.ts";
+import type { Task, TaskDeletion, TaskState } from "../../lib/types.ts";
 import { ResultPlayer } from "./result-player.tsx";
+import { TaskActions } from "./task-actions.tsx";
+import { TitleEditor } from "./title-editor.tsx";
 
 const TONE: Record<TaskState, string> = {
   queued: "plain",
@@ -20,10 +22,17 @@ const TONE: Record<TaskState, string> = {
   unknown: "warn",
 };
 
-export function TaskItem(props: { task: Task; now: number; refusal?: Refusal | undefined }) {
+export function TaskItem(props: {
+  task: Task;
+  now: number;
+  refusal?: Refusal | undefined;
+  /** After a delete went through: the list offers to undo it. */
+  onDeleted?: ((deletion: TaskDeletion) => void) | undefined;
+}) {
   const { task, now } = props;
   const [cancelling, setCancelling] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState(false);
   const reason = task.error ?? i18n.t("task.noReason");
 
   const cancel = () => {
@@ -41,7 +50,17 @@ export function TaskItem(props: { task: Task; now: number; refusal?: Refusal | u
   return (
     <li class="card task" data-task-id={task.id} data-status={task.status}>
       <div class="row spread">
-        <span class="title">{taskTitle(task)}</span>
+        {renaming ? (
+          <TitleEditor
+            task={task}
+            initial={taskTitle(task)}
+            onDone={() => {
+              setRenaming(false);
+            }}
+          />
+        ) : (
+          <span class="title">{taskTitle(task)}</span>
+        )}
         <span class={`pill ${TONE[task.status]}`} role="status">
           {statusText(task.status)}
         </span>
@@ -62,6 +81,15 @@ export function TaskItem(props: { task: Task; now: number; refusal?: Refusal | u
         </p>
       ) : null}
       {task.status === "success" ? <ResultPlayer task={task} now={now} /> : null}
+      {isFinal(task) ? (
+        <TaskActions
+          task={task}
+          onRename={() => {
+            setRenaming(true);
+          }}
+          onDeleted={props.onDeleted}
+        />
+      ) : null}
       {isCancellable(task) ? (
         <div class="row">
           <button type="button" class="danger" onClick={cancel} disabled={cancelling}>

@@ -7,6 +7,7 @@ import { type Snapshot, quotaFull } from "../../lib/snapshot.ts";
 import { errorText } from "../../lib/texts.ts";
 import type { Task } from "../../lib/types.ts";
 import { TaskItem } from "./task-item.tsx";
+import { UndoToast } from "./undo-toast.tsx";
 
 /** The live task list: the snapshot's newest tasks, older pages on request. */
 export function TaskPanel(props: { snapshot: Snapshot }) {
@@ -14,8 +15,23 @@ export function TaskPanel(props: { snapshot: Snapshot }) {
   const [older, setOlder] = useState<Task[]>([]);
   const [cursor, setCursor] = useState<string | null>(props.snapshot.nextCursor);
   const [problem, setProblem] = useState<string | null>(null);
+  const [deleted, setDeleted] = useState<Task | null>(null);
+  // Deleted here: an older page's copy is hidden too (the snapshot drops its own by itself).
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const known = new Set(props.snapshot.tasks.map((task) => task.id));
-  const tasks = [...props.snapshot.tasks, ...older.filter((task) => !known.has(task.id))];
+  const tasks = [
+    ...props.snapshot.tasks,
+    ...older.filter((task) => !known.has(task.id) && !hidden.has(task.id)),
+  ];
+
+  const show = (id: string, visible: boolean) => {
+    setHidden((ids) => {
+      const next = new Set(ids);
+      if (visible) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  };
   const quota = props.snapshot.quota;
 
   const more = () => {
@@ -59,10 +75,27 @@ export function TaskPanel(props: { snapshot: Snapshot }) {
               task={task}
               now={now}
               refusal={refusalFor(task, props.snapshot.webhookRefusals)}
+              onDeleted={(deletion) => {
+                show(deletion.task.id, false);
+                setDeleted(deletion.task);
+              }}
             />
           ))}
         </ul>
       )}
+      {deleted ? (
+        <UndoToast
+          task={deleted}
+          onRestored={(task) => {
+            show(task.id, true);
+            setOlder((list) => list.map((known) => (known.id === task.id ? task : known)));
+            setDeleted(null);
+          }}
+          onClose={() => {
+            setDeleted(null);
+          }}
+        />
+      ) : null}
       {cursor ? (
         <button type="button" onClick={more}>
           {i18n.t("task.more")}

@@ -1,4 +1,4 @@
-import type { AppType } from "@overture/backend/api";
+import type { AppType, TaskPatch } from "@overture/backend/api";
 import { type ClientResponse, hc, parseResponse } from "hono/client";
 import type { AudioFormat, BackendReadiness, Selection, TaskPage } from "../types.ts";
 import { OvertureError } from "../errors.ts";
@@ -102,6 +102,12 @@ export function createApi(options: ApiOptions) {
     },
     task: (taskId: string) => ok(() => api.tasks[":id"].$get(id(taskId))),
     cancelTask: (taskId: string) => ok(() => api.tasks[":id"].cancel.$post(id(taskId))),
+    /** Renames and/or (un)favourites a task; answers the changed row. */
+    updateTask: (taskId: string, patch: TaskPatch) =>
+      ok(() => api.tasks[":id"].$patch({ ...id(taskId), json: patch })),
+    /** Hides a finished task; `restoreTask` brings it back until `undo_until`. */
+    deleteTask: (taskId: string) => ok(() => api.tasks[":id"].$delete(id(taskId))),
+    restoreTask: (taskId: string) => ok(() => api.tasks[":id"].restore.$post(id(taskId))),
     quota: () => ok(() => api.quota.$get()),
     /** The newest refused webhook deliveries for the person's tasks, newest first. */
     webhookRejections: async (limit: number) =>

@@ -129,6 +129,22 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
 
     "tasks/more": ({ cursor }) => ctx.call((api) => api.tasks({ cursor, limit: 20 })),
 
+    "tasks/update": async ({ id, patch }) => {
+      const task: Task = await ctx.call((api) => api.updateTask(id, patch));
+      await applyTasks(ctx, [task]);
+      return task;
+    },
+    "tasks/delete": async ({ id }) => {
+      const deletion = await ctx.call((api) => api.deleteTask(id));
+      await applyTasks(ctx, [deletion.task]);
+      return deletion;
+    },
+    "tasks/restore": async ({ id }) => {
+      const task: Task = await ctx.call((api) => api.restoreTask(id));
+      await applyTasks(ctx, [task]);
+      return task;
+    },
+
     "webhook/status": ({ namespace }) => ctx.call((api) => api.webhookStatus(namespace)),
     "webhook/set": async ({ namespace, secret }) => {
       await ctx.call((api) => api.setWebhookSecret(namespace, secret));
