@@ -1,6 +1,7 @@
 import { browser } from "wxt/browser";
 import { type ErrorPayload, OvertureError, isErrorCode, toErrorPayload } from "./errors.ts";
 import type { DownloadProgress, DownloadResult } from "./download-result.ts";
+import type { LibraryQuery } from "./library-query.ts";
 import type { Waveform } from "./peaks.ts";
 import type { Refusal } from "./refusals.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -36,6 +37,8 @@ export interface MessageMap {
   "tasks/submit": { request: { params: Record<string, unknown> }; response: Task };
   "tasks/cancel": { request: { id: string }; response: Task };
   "tasks/more": { request: { cursor: string }; response: TaskPage };
+  /** A page of the library as the library bar asks for it (search, filter, sort). */
+  "tasks/search": { request: { query: LibraryQuery; cursor?: string }; response: TaskPage };
   /** Renames and/or (un)favourites a task; the changed row also lands in the snapshot. */
   "tasks/update": { request: { id: string; patch: TaskPatch }; response: Task };
   /** Hides a finished task (it leaves the list); restorable until the answer's `undo_until`. */
@@ -92,6 +95,7 @@ export const MESSAGE_TYPES = [
   "tasks/submit",
   "tasks/cancel",
   "tasks/more",
+  "tasks/search",
   "tasks/update",
   "tasks/delete",
   "tasks/restore",

@@ -100,6 +100,9 @@ export function createApi(options: ApiOptions) {
       };
       return ok(() => api.tasks.$get({ query: q }));
     },
+    /** A page of the library searched, filtered and sorted (`listParams` of a library query). */
+    library: (params: Record<string, string>): Promise<TaskPage> =>
+      ok(() => api.tasks.$get({ query: { ...params, limit: "20" } })),
     task: (taskId: string) => ok(() => api.tasks[":id"].$get(id(taskId))),
     cancelTask: (taskId: string) => ok(() => api.tasks[":id"].cancel.$post(id(taskId))),
     /** Renames and/or (un)favourites a task; answers the changed row. */

@@ -2,6 +2,7 @@ import { browser } from "wxt/browser";
 import { OvertureError } from "../errors.ts";
 import type { Handlers } from "../messages.ts";
 import { originPattern, parseBackendUrl } from "../backend-url.ts";
+import { listParams } from "../library-query.ts";
 import { backendUrl, backendUrlItem } from "../storage.ts";
 import type { Task, WebhookSecretStatus } from "../types.ts";
 import { signIn } from "./auth.ts";
@@ -129,6 +130,8 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
 
     "tasks/more": ({ cursor }) => ctx.call((api) => api.tasks({ cursor, limit: 20 })),
 
+    "tasks/search": ({ query, cursor }) =>
+      ctx.call((api) => api.library(listParams(query, cursor))),
     "tasks/update": async ({ id, patch }) => {
       const task: Task = await ctx.call((api) => api.updateTask(id, patch));
       await applyTasks(ctx, [task]);
