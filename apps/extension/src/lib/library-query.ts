@@ -4,6 +4,18 @@ import type { LibrarySort } from "@overture/backend/api";
 export const LIBRARY_FILTERS = ["all", "favourites", "active", "success", "failed"] as const;
 export type LibraryFilter = (typeof LIBRARY_FILTERS)[number];
 
+/**
+ * The list endpoint's orders (the backend's `LIBRARY_SORTS`), spelled out here: a view bundle
+ * loads nothing of the backend's package at run time. The check below keeps the two in step.
+ */
+export const LIBRARY_SORT_ORDERS = [
+  "newest",
+  "oldest",
+  "title",
+] as const satisfies readonly LibrarySort[];
+type UnlistedSort = Exclude<LibrarySort, (typeof LIBRARY_SORT_ORDERS)[number]>;
+export const EVERY_SORT_LISTED: [UnlistedSort] extends [never] ? true : never = true;
+
 /** What the library bar asks for; the background turns it into `GET /api/tasks`'s query. */
 export interface LibraryQuery {
   q: string;

@@ -1,6 +1,9 @@
-import { LIBRARY_SORTS } from "@overture/backend/api";
 import { i18n } from "../../lib/i18n.ts";
-import { LIBRARY_FILTERS, type LibraryQuery } from "../../lib/library-query.ts";
+import {
+  LIBRARY_FILTERS,
+  LIBRARY_SORT_ORDERS,
+  type LibraryQuery,
+} from "../../lib/library-query.ts";
 
 /** Search box, filter and sort above the task list. */
 export function LibraryBar(props: { query: LibraryQuery; onChange: (next: LibraryQuery) => void }) {
@@ -34,11 +37,11 @@ export function LibraryBar(props: { query: LibraryQuery; onChange: (next: Librar
         aria-label={i18n.t("library.sort")}
         value={query.sort}
         onChange={(event) => {
-          const sort = LIBRARY_SORTS.find((s) => s === event.currentTarget.value);
+          const sort = LIBRARY_SORT_ORDERS.find((s) => s === event.currentTarget.value);
           if (sort) onChange({ ...query, sort });
         }}
       >
-        {LIBRARY_SORTS.map((sort) => (
+        {LIBRARY_SORT_ORDERS.map((sort) => (
           <option key={sort} value={sort}>
             {i18n.t(`library.sorts.${sort}`)}
           </option>
