@@ -14,6 +14,7 @@ import type {
   Selection,
   Task,
   TaskDeletion,
+  TaskDetails,
   TaskPage,
   TaskPatch,
   WebhookSecretStatus,
@@ -43,6 +44,10 @@ export interface MessageMap {
   "tasks/update": { request: { id: string; patch: TaskPatch }; response: Task };
   /** Hides a finished task (it leaves the list); restorable until the answer's `undo_until`. */
   "tasks/delete": { request: { id: string }; response: TaskDeletion };
+  /** Everything known about one task, for its details view. */
+  "tasks/details": { request: { id: string }; response: TaskDetails };
+  /** Submits a task's parameters again as a new task (it joins the list). */
+  "tasks/regenerate": { request: { id: string }; response: Task };
   /** Brings a deleted task back within its undo window. */
   "tasks/restore": { request: { id: string }; response: Task };
   "webhook/status": { request: { namespace: string }; response: WebhookSecretStatus };
@@ -99,6 +104,8 @@ export const MESSAGE_TYPES = [
   "tasks/update",
   "tasks/delete",
   "tasks/restore",
+  "tasks/details",
+  "tasks/regenerate",
   "webhook/status",
   "webhook/set",
   "webhook/clear",

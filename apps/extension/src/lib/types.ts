@@ -15,6 +15,7 @@ export type {
   SessionToken as SessionGrant,
   Task,
   TaskDeletion,
+  TaskDetails,
   TaskPage,
   TaskPatch,
   TaskState,

@@ -12,6 +12,8 @@ import { ConfirmButton } from "../confirm-button.tsx";
 export function TaskActions(props: {
   task: Task;
   onRename: () => void;
+  detailsOpen: boolean;
+  onToggleDetails: () => void;
   onDeleted?: ((deletion: TaskDeletion) => void) | undefined;
 }) {
   const { task } = props;
@@ -51,6 +53,9 @@ export function TaskActions(props: {
         </button>
         <button type="button" disabled={busy} onClick={props.onRename}>
           {i18n.t("task.rename")}
+        </button>
+        <button type="button" aria-expanded={props.detailsOpen} onClick={props.onToggleDetails}>
+          {props.detailsOpen ? i18n.t("details.hide") : i18n.t("details.show")}
         </button>
         <ConfirmButton
           label={busy ? i18n.t("task.deleting") : i18n.t("task.delete")}

@@ -8,6 +8,7 @@ import { errorText, statusText } from "../../lib/texts.ts";
 import type { Task, TaskDeletion, TaskState } from "../../lib/types.ts";
 import { ResultPlayer } from "./result-player.tsx";
 import { TaskActions } from "./task-actions.tsx";
+import { TaskDetailsView } from "./task-details.tsx";
 import { TitleEditor } from "./title-editor.tsx";
 
 const TONE: Record<TaskState, string> = {
@@ -28,11 +29,14 @@ export function TaskItem(props: {
   refusal?: Refusal | undefined;
   /** After a delete went through: the list offers to undo it. */
   onDeleted?: ((deletion: TaskDeletion) => void) | undefined;
+  /** After "Use these settings" filled the compose form: show it. */
+  onCompose?: (() => void) | undefined;
 }) {
   const { task, now } = props;
   const [cancelling, setCancelling] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [renaming, setRenaming] = useState(false);
+  const [detailsOpen, setDetailsOpen] = useState(false);
   const reason = task.error ?? i18n.t("task.noReason");
 
   const cancel = () => {
@@ -88,7 +92,14 @@ export function TaskItem(props: {
             setRenaming(true);
           }}
           onDeleted={props.onDeleted}
+          detailsOpen={detailsOpen}
+          onToggleDetails={() => {
+            setDetailsOpen((open) => !open);
+          }}
         />
+      ) : null}
+      {detailsOpen && isFinal(task) ? (
+        <TaskDetailsView task={task} onCompose={props.onCompose} />
       ) : null}
       {isCancellable(task) ? (
         <div class="row">

@@ -10,7 +10,7 @@ import { UndoToast } from "./undo-toast.tsx";
 import { useLibrary } from "./use-library.ts";
 
 /** The library: the live newest tasks, or a search of them; older pages on request. */
-export function TaskPanel(props: { snapshot: Snapshot }) {
+export function TaskPanel(props: { snapshot: Snapshot; onCompose?: () => void }) {
   const now = useNow();
   const library = useLibrary(props.snapshot);
   const [deleted, setDeleted] = useState<Task | null>(null);
@@ -49,6 +49,7 @@ export function TaskPanel(props: { snapshot: Snapshot }) {
               task={task}
               now={now}
               refusal={refusalFor(task, props.snapshot.webhookRefusals)}
+              onCompose={props.onCompose}
               onDeleted={(deletion) => {
                 library.hide(deletion.task);
                 setDeleted(deletion.task);

@@ -110,6 +110,10 @@ export function createApi(options: ApiOptions) {
       ok(() => api.tasks[":id"].$patch({ ...id(taskId), json: patch })),
     /** Hides a finished task; `restoreTask` brings it back until `undo_until`. */
     deleteTask: (taskId: string) => ok(() => api.tasks[":id"].$delete(id(taskId))),
+    /** Every parameter, lyrics, durations, timings and cost of one task. */
+    details: (taskId: string) => ok(() => api.tasks[":id"].details.$get(id(taskId))),
+    /** The same parameters again as a new task (new seeds where seeds were used). */
+    regenerate: (taskId: string) => ok(() => api.tasks[":id"].regenerate.$post(id(taskId))),
     restoreTask: (taskId: string) => ok(() => api.tasks[":id"].restore.$post(id(taskId))),
     quota: () => ok(() => api.quota.$get()),
     /** The newest refused webhook deliveries for the person's tasks, newest first. */

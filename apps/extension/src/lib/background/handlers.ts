@@ -142,6 +142,12 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
       await applyTasks(ctx, [deletion.task]);
       return deletion;
     },
+    "tasks/details": ({ id }) => ctx.call((api) => api.details(id)),
+    "tasks/regenerate": async ({ id }) => {
+      const task: Task = await ctx.call((api) => api.regenerate(id));
+      await applyTasks(ctx, [task]);
+      return task;
+    },
     "tasks/restore": async ({ id }) => {
       const task: Task = await ctx.call((api) => api.restoreTask(id));
       await applyTasks(ctx, [task]);
