@@ -15,6 +15,7 @@ import type {
   Task,
   TaskDeletion,
   TaskDetails,
+  TaskEstimate,
   TaskPage,
   TaskPatch,
   WebhookSecretStatus,
@@ -46,6 +47,8 @@ export interface MessageMap {
   "tasks/delete": { request: { id: string }; response: TaskDeletion };
   /** Everything known about one task, for its details view. */
   "tasks/details": { request: { id: string }; response: TaskDetails };
+  /** How long a running task is likely to take still, from the user's own similar tasks. */
+  "tasks/estimate": { request: { id: string }; response: TaskEstimate };
   /** Submits a task's parameters again as a new task (it joins the list). */
   "tasks/regenerate": { request: { id: string }; response: Task };
   /** Brings a deleted task back within its undo window. */
@@ -106,6 +109,7 @@ export const MESSAGE_TYPES = [
   "tasks/restore",
   "tasks/details",
   "tasks/regenerate",
+  "tasks/estimate",
   "webhook/status",
   "webhook/set",
   "webhook/clear",

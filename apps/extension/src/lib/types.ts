@@ -16,6 +16,7 @@ export type {
   Task,
   TaskDeletion,
   TaskDetails,
+  TaskEstimate,
   TaskPage,
   TaskPatch,
   TaskState,

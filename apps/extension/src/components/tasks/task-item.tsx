@@ -10,6 +10,7 @@ import { ResultPlayer } from "./result-player.tsx";
 import { TaskActions } from "./task-actions.tsx";
 import { TaskDetailsView } from "./task-details.tsx";
 import { TitleEditor } from "./title-editor.tsx";
+import { useEstimate } from "./use-estimate.ts";
 
 const TONE: Record<TaskState, string> = {
   queued: "plain",
@@ -37,6 +38,7 @@ export function TaskItem(props: {
   const [problem, setProblem] = useState<string | null>(null);
   const [renaming, setRenaming] = useState(false);
   const [detailsOpen, setDetailsOpen] = useState(false);
+  const estimate = useEstimate(task, now);
   const reason = task.error ?? i18n.t("task.noReason");
 
   const cancel = () => {
@@ -70,7 +72,7 @@ export function TaskItem(props: {
         </span>
       </div>
       <p class="small muted" data-testid="task-time">
-        {timeLine(task, now)}
+        {timeLine(task, now, estimate)}
       </p>
       {task.status === "queued" ? <p class="small">{i18n.t("task.queuedNote")}</p> : null}
       {task.status === "unknown" ? <p class="small">{i18n.t("task.unknownNote")}</p> : null}

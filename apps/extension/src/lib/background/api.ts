@@ -114,6 +114,8 @@ export function createApi(options: ApiOptions) {
     details: (taskId: string) => ok(() => api.tasks[":id"].details.$get(id(taskId))),
     /** The same parameters again as a new task (new seeds where seeds were used). */
     regenerate: (taskId: string) => ok(() => api.tasks[":id"].regenerate.$post(id(taskId))),
+    /** Time left for a task, from the user's similar finished tasks. */
+    estimate: (taskId: string) => ok(() => api.tasks[":id"].estimate.$get(id(taskId))),
     restoreTask: (taskId: string) => ok(() => api.tasks[":id"].restore.$post(id(taskId))),
     quota: () => ok(() => api.quota.$get()),
     /** The newest refused webhook deliveries for the person's tasks, newest first. */

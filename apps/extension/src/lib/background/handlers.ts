@@ -143,6 +143,7 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
       return deletion;
     },
     "tasks/details": ({ id }) => ctx.call((api) => api.details(id)),
+    "tasks/estimate": ({ id }) => ctx.call((api) => api.estimate(id)),
     "tasks/regenerate": async ({ id }) => {
       const task: Task = await ctx.call((api) => api.regenerate(id));
       await applyTasks(ctx, [task]);
