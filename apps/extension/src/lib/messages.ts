@@ -15,6 +15,8 @@ import type {
   Task,
   TaskDeletion,
   TaskDetails,
+  Share,
+  ShareExpiry,
   TaskEstimate,
   TaskPage,
   TaskPatch,
@@ -49,6 +51,15 @@ export interface MessageMap {
   "tasks/details": { request: { id: string }; response: TaskDetails };
   /** How long a running task is likely to take still, from the user's own similar tasks. */
   "tasks/estimate": { request: { id: string }; response: TaskEstimate };
+  /** Creates a public link to a track; the answer's `url` is the only time it is given. */
+  "shares/create": {
+    request: { id: string; expires_in: ShareExpiry; include_text: boolean };
+    response: Share;
+  };
+  /** A track's links and their status (without URLs). */
+  "shares/list": { request: { id: string }; response: Share[] };
+  /** Revokes one link (by the share's id); answers it revoked. */
+  "shares/revoke": { request: { shareId: string }; response: Share };
   /** Submits a task's parameters again as a new task (it joins the list). */
   "tasks/regenerate": { request: { id: string }; response: Task };
   /** Brings a deleted task back within its undo window. */
@@ -110,6 +121,9 @@ export const MESSAGE_TYPES = [
   "tasks/details",
   "tasks/regenerate",
   "tasks/estimate",
+  "shares/create",
+  "shares/list",
+  "shares/revoke",
   "webhook/status",
   "webhook/set",
   "webhook/clear",

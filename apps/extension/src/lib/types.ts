@@ -16,6 +16,8 @@ export type {
   Task,
   TaskDeletion,
   TaskDetails,
+  Share,
+  ShareExpiry,
   TaskEstimate,
   TaskPage,
   TaskPatch,

@@ -14,6 +14,8 @@ export function TaskActions(props: {
   onRename: () => void;
   detailsOpen: boolean;
   onToggleDetails: () => void;
+  sharing: boolean;
+  onToggleSharing: () => void;
   onDeleted?: ((deletion: TaskDeletion) => void) | undefined;
 }) {
   const { task } = props;
@@ -57,6 +59,11 @@ export function TaskActions(props: {
         <button type="button" aria-expanded={props.detailsOpen} onClick={props.onToggleDetails}>
           {props.detailsOpen ? i18n.t("details.hide") : i18n.t("details.show")}
         </button>
+        {task.status === "success" ? (
+          <button type="button" aria-expanded={props.sharing} onClick={props.onToggleSharing}>
+            {props.sharing ? i18n.t("share.close") : i18n.t("share.open")}
+          </button>
+        ) : null}
         <ConfirmButton
           label={busy ? i18n.t("task.deleting") : i18n.t("task.delete")}
           question={i18n.t("task.confirmDelete")}

@@ -7,6 +7,7 @@ import { isCancellable, isFinal } from "../../lib/snapshot.ts";
 import { errorText, statusText } from "../../lib/texts.ts";
 import type { Task, TaskDeletion, TaskState } from "../../lib/types.ts";
 import { ResultPlayer } from "./result-player.tsx";
+import { SharePanel } from "./share-panel.tsx";
 import { TaskActions } from "./task-actions.tsx";
 import { TaskDetailsView } from "./task-details.tsx";
 import { TitleEditor } from "./title-editor.tsx";
@@ -38,6 +39,7 @@ export function TaskItem(props: {
   const [problem, setProblem] = useState<string | null>(null);
   const [renaming, setRenaming] = useState(false);
   const [detailsOpen, setDetailsOpen] = useState(false);
+  const [sharing, setSharing] = useState(false);
   const estimate = useEstimate(task, now);
   const reason = task.error ?? i18n.t("task.noReason");
 
@@ -94,12 +96,17 @@ export function TaskItem(props: {
             setRenaming(true);
           }}
           onDeleted={props.onDeleted}
+          sharing={sharing}
+          onToggleSharing={() => {
+            setSharing((open) => !open);
+          }}
           detailsOpen={detailsOpen}
           onToggleDetails={() => {
             setDetailsOpen((open) => !open);
           }}
         />
       ) : null}
+      {sharing && task.status === "success" ? <SharePanel task={task} /> : null}
       {detailsOpen && isFinal(task) ? (
         <TaskDetailsView task={task} onCompose={props.onCompose} />
       ) : null}

@@ -1,4 +1,4 @@
-import type { AppType, TaskPatch } from "@overture/backend/api";
+import type { AppType, ShareCreate, TaskPatch } from "@overture/backend/api";
 import { type ClientResponse, hc, parseResponse } from "hono/client";
 import type { AudioFormat, BackendReadiness, Selection, TaskPage } from "../types.ts";
 import { OvertureError } from "../errors.ts";
@@ -116,6 +116,12 @@ export function createApi(options: ApiOptions) {
     regenerate: (taskId: string) => ok(() => api.tasks[":id"].regenerate.$post(id(taskId))),
     /** Time left for a task, from the user's similar finished tasks. */
     estimate: (taskId: string) => ok(() => api.tasks[":id"].estimate.$get(id(taskId))),
+    /** A public link to one track; its `url` is in this answer only. */
+    createShare: (taskId: string, share: ShareCreate) =>
+      ok(() => api.tasks[":id"].shares.$post({ ...id(taskId), json: share })),
+    shares: async (taskId: string) =>
+      (await ok(() => api.tasks[":id"].shares.$get(id(taskId)))).shares,
+    revokeShare: (shareId: string) => ok(() => api.shares[":id"].$delete(id(shareId))),
     restoreTask: (taskId: string) => ok(() => api.tasks[":id"].restore.$post(id(taskId))),
     quota: () => ok(() => api.quota.$get()),
     /** The newest refused webhook deliveries for the person's tasks, newest first. */

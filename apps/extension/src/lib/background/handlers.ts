@@ -144,6 +144,9 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
     },
     "tasks/details": ({ id }) => ctx.call((api) => api.details(id)),
     "tasks/estimate": ({ id }) => ctx.call((api) => api.estimate(id)),
+    "shares/create": ({ id, ...share }) => ctx.call((api) => api.createShare(id, share)),
+    "shares/list": ({ id }) => ctx.call((api) => api.shares(id)),
+    "shares/revoke": ({ shareId }) => ctx.call((api) => api.revokeShare(shareId)),
     "tasks/regenerate": async ({ id }) => {
       const task: Task = await ctx.call((api) => api.regenerate(id));
       await applyTasks(ctx, [task]);

@@ -12,6 +12,7 @@ import {
   PLATFORM_UNAVAILABLE,
   REAUTHENTICATION_REQUIRED,
   TASK_NOT_FOUND,
+  SHARE_NOT_FOUND,
   TASK_ACTIVE,
   UNAUTHENTICATED,
   UNDO_EXPIRED,
@@ -49,6 +50,7 @@ const NOT_FOUND: readonly string[] = [
   ACCESS_TOKEN_NOT_FOUND,
   TASK_NOT_FOUND,
   NOT_ARCHIVED,
+  SHARE_NOT_FOUND,
 ];
 
 /** Turns a backend error response (`{ error, message, fields? }`) into an `OvertureError`. */
