@@ -94,7 +94,12 @@ export function App(props: { surface: "popup" | "sidepanel" }) {
                   }}
                 />
               ) : tab === "tasks" ? (
-                <TaskPanel snapshot={snapshot} />
+                <TaskPanel
+                  snapshot={snapshot}
+                  onCompose={() => {
+                    setTab("compose");
+                  }}
+                />
               ) : (
                 <AccountPanel snapshot={snapshot} />
               )}

@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   "invalid_url",
   "backend_not_set",
   "link_expired",
+  "task_active",
+  "undo_expired",
   "unexpected",
 ] as const;
 

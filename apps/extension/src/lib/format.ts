@@ -70,8 +70,11 @@ export function elapsedMs(task: Task, now: number): number {
   return Math.max(0, (endedAt(task) ?? now) - Date.parse(task.created_at));
 }
 
-/** The task's time in words fitting its state; the clock stops at a final state. */
-export function timeLine(task: Task, now: number): string {
+/**
+ * The task's time in words fitting its state; the clock stops at a final state. A running task
+ * says "usually 1 to 10 minutes" unless `estimate` (from the user's own history) is given.
+ */
+export function timeLine(task: Task, now: number, estimate?: string): string {
   const time = clock(elapsedMs(task, now));
   switch (task.status) {
     case "queued":
@@ -89,7 +92,9 @@ export function timeLine(task: Task, now: number): string {
     case "unknown":
       return i18n.t("task.lastSeen", { time: remaining(now - (endedAt(task) ?? now)) });
     default:
-      return i18n.t("task.elapsed", { time });
+      return estimate
+        ? i18n.t("task.elapsedEstimate", { time, estimate })
+        : i18n.t("task.elapsed", { time });
   }
 }
 

@@ -59,7 +59,7 @@ describe("message map", () => {
 
   it("recognises only envelopes of known message types", () => {
     expect(isEnvelope({ overture: 1, type: "tasks/cancel", payload: { id: "t" } })).toBe(true);
-    expect(isEnvelope({ overture: 1, type: "tasks/delete", payload: { id: "t" } })).toBe(false);
+    expect(isEnvelope({ overture: 1, type: "tasks/explode", payload: { id: "t" } })).toBe(false);
     expect(isEnvelope({ overture: 2, type: "tasks/cancel", payload: { id: "t" } })).toBe(false);
   });
 

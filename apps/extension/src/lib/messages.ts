@@ -1,6 +1,7 @@
 import { browser } from "wxt/browser";
 import { type ErrorPayload, OvertureError, isErrorCode, toErrorPayload } from "./errors.ts";
 import type { DownloadProgress, DownloadResult } from "./download-result.ts";
+import type { LibraryQuery } from "./library-query.ts";
 import type { Waveform } from "./peaks.ts";
 import type { Refusal } from "./refusals.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -12,7 +13,13 @@ import type {
   DeviceSession,
   Selection,
   Task,
+  TaskDeletion,
+  TaskDetails,
+  Share,
+  ShareExpiry,
+  TaskEstimate,
   TaskPage,
+  TaskPatch,
   WebhookSecretStatus,
 } from "./types.ts";
 
@@ -34,6 +41,29 @@ export interface MessageMap {
   "tasks/submit": { request: { params: Record<string, unknown> }; response: Task };
   "tasks/cancel": { request: { id: string }; response: Task };
   "tasks/more": { request: { cursor: string }; response: TaskPage };
+  /** A page of the library as the library bar asks for it (search, filter, sort). */
+  "tasks/search": { request: { query: LibraryQuery; cursor?: string }; response: TaskPage };
+  /** Renames and/or (un)favourites a task; the changed row also lands in the snapshot. */
+  "tasks/update": { request: { id: string; patch: TaskPatch }; response: Task };
+  /** Hides a finished task (it leaves the list); restorable until the answer's `undo_until`. */
+  "tasks/delete": { request: { id: string }; response: TaskDeletion };
+  /** Everything known about one task, for its details view. */
+  "tasks/details": { request: { id: string }; response: TaskDetails };
+  /** How long a running task is likely to take still, from the user's own similar tasks. */
+  "tasks/estimate": { request: { id: string }; response: TaskEstimate };
+  /** Creates a public link to a track; the answer's `url` is the only time it is given. */
+  "shares/create": {
+    request: { id: string; expires_in: ShareExpiry; include_text: boolean };
+    response: Share;
+  };
+  /** A track's links and their status (without URLs). */
+  "shares/list": { request: { id: string }; response: Share[] };
+  /** Revokes one link (by the share's id); answers it revoked. */
+  "shares/revoke": { request: { shareId: string }; response: Share };
+  /** Submits a task's parameters again as a new task (it joins the list). */
+  "tasks/regenerate": { request: { id: string }; response: Task };
+  /** Brings a deleted task back within its undo window. */
+  "tasks/restore": { request: { id: string }; response: Task };
   "webhook/status": { request: { namespace: string }; response: WebhookSecretStatus };
   "webhook/set": { request: { namespace: string; secret: string }; response: WebhookSecretStatus };
   "webhook/clear": { request: { namespace: string }; response: WebhookSecretStatus };
@@ -84,6 +114,16 @@ export const MESSAGE_TYPES = [
   "tasks/submit",
   "tasks/cancel",
   "tasks/more",
+  "tasks/search",
+  "tasks/update",
+  "tasks/delete",
+  "tasks/restore",
+  "tasks/details",
+  "tasks/regenerate",
+  "tasks/estimate",
+  "shares/create",
+  "shares/list",
+  "shares/revoke",
   "webhook/status",
   "webhook/set",
   "webhook/clear",

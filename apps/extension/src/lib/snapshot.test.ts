@@ -25,6 +25,27 @@ describe("task list merging", () => {
     expect(merged.map((t) => t.status)).toEqual(["success"]);
   });
 
+  it("drops a task whose fresh row is deleted, and takes it back when restored", () => {
+    const kept = task({ id: "a" });
+    const deleted = task({
+      id: "b",
+      deleted_at: "2025-01-01T10:02:00.000Z",
+      updated_at: "2025-01-01T10:02:00.000Z",
+    });
+    const merged = mergeTasks([kept, task({ id: "b" })], [deleted]);
+    expect(merged.map((t) => t.id)).toEqual(["a"]);
+    const restored = task({ id: "b", updated_at: "2025-01-01T10:03:00.000Z" });
+    expect(
+      mergeTasks(merged, [restored])
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual(["a", "b"]);
+  });
+
+  it("never lists a deleted row that arrives on a page", () => {
+    expect(mergeTasks([], [task({ deleted_at: "2025-01-01T10:02:00.000Z" })])).toEqual([]);
+  });
+
   it(`keeps at most ${SNAPSHOT_TASK_LIMIT} tasks`, () => {
     const many = Array.from({ length: SNAPSHOT_TASK_LIMIT + 5 }, (_, i) =>
       task({ id: `t${i}`, created_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() }),

@@ -81,7 +81,8 @@ function newestFirst(a: Task, b: Task): number {
 
 /**
  * Merges fresh task rows into the known list: a row replaces the known one unless it is older
- * (`updated_at`), so a late page never undoes a live event.
+ * (`updated_at`), so a late page never undoes a live event. A row with `deleted_at` (a deletion,
+ * waiting for its undo window to pass) leaves the list; its restore comes back as a newer row.
  */
 export function mergeTasks(known: readonly Task[], fresh: readonly Task[]): Task[] {
   const byId = new Map(known.map((task) => [task.id, task]));
@@ -89,7 +90,10 @@ export function mergeTasks(known: readonly Task[], fresh: readonly Task[]): Task
     const current = byId.get(task.id);
     if (!current || current.updated_at <= task.updated_at) byId.set(task.id, task);
   }
-  return [...byId.values()].sort(newestFirst).slice(0, SNAPSHOT_TASK_LIMIT);
+  return [...byId.values()]
+    .filter((task) => task.deleted_at === null)
+    .sort(newestFirst)
+    .slice(0, SNAPSHOT_TASK_LIMIT);
 }
 
 /** Tasks that were active before and are final now: each deserves one notification. */

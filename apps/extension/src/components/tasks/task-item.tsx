@@ -3,10 +3,15 @@ import { useState } from "preact/hooks";
 import { taskTitle, timeLine } from "../../lib/format.ts";
 import { send } from "../../lib/messages.ts";
 import { type Refusal, refusalSentence } from "../../lib/refusals.ts";
-import { isCancellable } from "../../lib/snapshot.ts";
+import { isCancellable, isFinal } from "../../lib/snapshot.ts";
 import { errorText, statusText } from "../../lib/texts.ts";
-import type { Task, TaskState } from "../../lib/types.ts";
+import type { Task, TaskDeletion, TaskState } from "../../lib/types.ts";
 import { ResultPlayer } from "./result-player.tsx";
+import { SharePanel } from "./share-panel.tsx";
+import { TaskActions } from "./task-actions.tsx";
+import { TaskDetailsView } from "./task-details.tsx";
+import { TitleEditor } from "./title-editor.tsx";
+import { useEstimate } from "./use-estimate.ts";
 
 const TONE: Record<TaskState, string> = {
   queued: "plain",
@@ -20,10 +25,22 @@ const TONE: Record<TaskState, string> = {
   unknown: "warn",
 };
 
-export function TaskItem(props: { task: Task; now: number; refusal?: Refusal | undefined }) {
+export function TaskItem(props: {
+  task: Task;
+  now: number;
+  refusal?: Refusal | undefined;
+  /** After a delete went through: the list offers to undo it. */
+  onDeleted?: ((deletion: TaskDeletion) => void) | undefined;
+  /** After "Use these settings" filled the compose form: show it. */
+  onCompose?: (() => void) | undefined;
+}) {
   const { task, now } = props;
   const [cancelling, setCancelling] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState(false);
+  const [detailsOpen, setDetailsOpen] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  const estimate = useEstimate(task, now);
   const reason = task.error ?? i18n.t("task.noReason");
 
   const cancel = () => {
@@ -41,13 +58,23 @@ export function TaskItem(props: { task: Task; now: number; refusal?: Refusal | u
   return (
     <li class="card task" data-task-id={task.id} data-status={task.status}>
       <div class="row spread">
-        <span class="title">{taskTitle(task)}</span>
+        {renaming ? (
+          <TitleEditor
+            task={task}
+            initial={taskTitle(task)}
+            onDone={() => {
+              setRenaming(false);
+            }}
+          />
+        ) : (
+          <span class="title">{taskTitle(task)}</span>
+        )}
         <span class={`pill ${TONE[task.status]}`} role="status">
           {statusText(task.status)}
         </span>
       </div>
       <p class="small muted" data-testid="task-time">
-        {timeLine(task, now)}
+        {timeLine(task, now, estimate)}
       </p>
       {task.status === "queued" ? <p class="small">{i18n.t("task.queuedNote")}</p> : null}
       {task.status === "unknown" ? <p class="small">{i18n.t("task.unknownNote")}</p> : null}
@@ -62,6 +89,27 @@ export function TaskItem(props: { task: Task; now: number; refusal?: Refusal | u
         </p>
       ) : null}
       {task.status === "success" ? <ResultPlayer task={task} now={now} /> : null}
+      {isFinal(task) ? (
+        <TaskActions
+          task={task}
+          onRename={() => {
+            setRenaming(true);
+          }}
+          onDeleted={props.onDeleted}
+          sharing={sharing}
+          onToggleSharing={() => {
+            setSharing((open) => !open);
+          }}
+          detailsOpen={detailsOpen}
+          onToggleDetails={() => {
+            setDetailsOpen((open) => !open);
+          }}
+        />
+      ) : null}
+      {sharing && task.status === "success" ? <SharePanel task={task} /> : null}
+      {detailsOpen && isFinal(task) ? (
+        <TaskDetailsView task={task} onCompose={props.onCompose} />
+      ) : null}
       {isCancellable(task) ? (
         <div class="row">
           <button type="button" class="danger" onClick={cancel} disabled={cancelling}>

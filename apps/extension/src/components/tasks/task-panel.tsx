@@ -1,34 +1,21 @@
 import { i18n } from "../../lib/i18n.ts";
 import { useState } from "preact/hooks";
 import { useNow } from "../../lib/hooks.ts";
-import { send } from "../../lib/messages.ts";
 import { refusalFor } from "../../lib/refusals.ts";
 import { type Snapshot, quotaFull } from "../../lib/snapshot.ts";
-import { errorText } from "../../lib/texts.ts";
 import type { Task } from "../../lib/types.ts";
+import { LibraryBar } from "./library-bar.tsx";
 import { TaskItem } from "./task-item.tsx";
+import { UndoToast } from "./undo-toast.tsx";
+import { useLibrary } from "./use-library.ts";
 
-/** The live task list: the snapshot's newest tasks, older pages on request. */
-export function TaskPanel(props: { snapshot: Snapshot }) {
+/** The library: the live newest tasks, or a search of them; older pages on request. */
+export function TaskPanel(props: { snapshot: Snapshot; onCompose?: () => void }) {
   const now = useNow();
-  const [older, setOlder] = useState<Task[]>([]);
-  const [cursor, setCursor] = useState<string | null>(props.snapshot.nextCursor);
-  const [problem, setProblem] = useState<string | null>(null);
-  const known = new Set(props.snapshot.tasks.map((task) => task.id));
-  const tasks = [...props.snapshot.tasks, ...older.filter((task) => !known.has(task.id))];
+  const library = useLibrary(props.snapshot);
+  const [deleted, setDeleted] = useState<Task | null>(null);
+  const { tasks } = library;
   const quota = props.snapshot.quota;
-
-  const more = () => {
-    if (!cursor) return;
-    send("tasks/more", { cursor })
-      .then((page) => {
-        setOlder((list) => [...list, ...page.tasks]);
-        setCursor(page.next_cursor);
-      })
-      .catch((error: unknown) => {
-        setProblem(errorText(error));
-      });
-  };
 
   return (
     <section class="stack" aria-label={i18n.t("app.tasks")}>
@@ -49,28 +36,48 @@ export function TaskPanel(props: { snapshot: Snapshot }) {
           {i18n.t("state.quotaFull", { max: quota.max_concurrency ?? "?" })}
         </p>
       ) : null}
-      {tasks.length === 0 ? (
-        <p class="muted">{i18n.t("task.none")}</p>
+      <LibraryBar query={library.query} onChange={library.setQuery} />
+      {tasks.length === 0 && !library.loading ? (
+        <p class="muted">
+          {library.searching ? i18n.t("library.nothingFound") : i18n.t("task.none")}
+        </p>
       ) : (
-        <ul class="task-list">
+        <ul class="task-list" aria-busy={library.loading}>
           {tasks.map((task) => (
             <TaskItem
               key={task.id}
               task={task}
               now={now}
               refusal={refusalFor(task, props.snapshot.webhookRefusals)}
+              onCompose={props.onCompose}
+              onDeleted={(deletion) => {
+                library.hide(deletion.task);
+                setDeleted(deletion.task);
+              }}
             />
           ))}
         </ul>
       )}
-      {cursor ? (
-        <button type="button" onClick={more}>
+      {deleted ? (
+        <UndoToast
+          task={deleted}
+          onRestored={(task) => {
+            library.unhide(task);
+            setDeleted(null);
+          }}
+          onClose={() => {
+            setDeleted(null);
+          }}
+        />
+      ) : null}
+      {library.cursor ? (
+        <button type="button" onClick={library.more} disabled={library.loading}>
           {i18n.t("task.more")}
         </button>
       ) : null}
-      {problem ? (
+      {library.problem ? (
         <p class="small" role="alert">
-          {problem}
+          {library.problem}
         </p>
       ) : null}
     </section>

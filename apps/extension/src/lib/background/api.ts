@@ -1,4 +1,4 @@
-import type { AppType } from "@overture/backend/api";
+import type { AppType, ShareCreate, TaskPatch } from "@overture/backend/api";
 import { type ClientResponse, hc, parseResponse } from "hono/client";
 import type { AudioFormat, BackendReadiness, Selection, TaskPage } from "../types.ts";
 import { OvertureError } from "../errors.ts";
@@ -100,8 +100,29 @@ export function createApi(options: ApiOptions) {
       };
       return ok(() => api.tasks.$get({ query: q }));
     },
+    /** A page of the library searched, filtered and sorted (`listParams` of a library query). */
+    library: (params: Record<string, string>): Promise<TaskPage> =>
+      ok(() => api.tasks.$get({ query: { ...params, limit: "20" } })),
     task: (taskId: string) => ok(() => api.tasks[":id"].$get(id(taskId))),
     cancelTask: (taskId: string) => ok(() => api.tasks[":id"].cancel.$post(id(taskId))),
+    /** Renames and/or (un)favourites a task; answers the changed row. */
+    updateTask: (taskId: string, patch: TaskPatch) =>
+      ok(() => api.tasks[":id"].$patch({ ...id(taskId), json: patch })),
+    /** Hides a finished task; `restoreTask` brings it back until `undo_until`. */
+    deleteTask: (taskId: string) => ok(() => api.tasks[":id"].$delete(id(taskId))),
+    /** Every parameter, lyrics, durations, timings and cost of one task. */
+    details: (taskId: string) => ok(() => api.tasks[":id"].details.$get(id(taskId))),
+    /** The same parameters again as a new task (new seeds where seeds were used). */
+    regenerate: (taskId: string) => ok(() => api.tasks[":id"].regenerate.$post(id(taskId))),
+    /** Time left for a task, from the user's similar finished tasks. */
+    estimate: (taskId: string) => ok(() => api.tasks[":id"].estimate.$get(id(taskId))),
+    /** A public link to one track; its `url` is in this answer only. */
+    createShare: (taskId: string, share: ShareCreate) =>
+      ok(() => api.tasks[":id"].shares.$post({ ...id(taskId), json: share })),
+    shares: async (taskId: string) =>
+      (await ok(() => api.tasks[":id"].shares.$get(id(taskId)))).shares,
+    revokeShare: (shareId: string) => ok(() => api.shares[":id"].$delete(id(shareId))),
+    restoreTask: (taskId: string) => ok(() => api.tasks[":id"].restore.$post(id(taskId))),
     quota: () => ok(() => api.quota.$get()),
     /** The newest refused webhook deliveries for the person's tasks, newest first. */
     webhookRejections: async (limit: number) =>

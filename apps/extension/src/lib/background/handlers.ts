@@ -2,6 +2,7 @@ import { browser } from "wxt/browser";
 import { OvertureError } from "../errors.ts";
 import type { Handlers } from "../messages.ts";
 import { originPattern, parseBackendUrl } from "../backend-url.ts";
+import { listParams } from "../library-query.ts";
 import { backendUrl, backendUrlItem } from "../storage.ts";
 import type { Task, WebhookSecretStatus } from "../types.ts";
 import { signIn } from "./auth.ts";
@@ -128,6 +129,34 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
     },
 
     "tasks/more": ({ cursor }) => ctx.call((api) => api.tasks({ cursor, limit: 20 })),
+
+    "tasks/search": ({ query, cursor }) =>
+      ctx.call((api) => api.library(listParams(query, cursor))),
+    "tasks/update": async ({ id, patch }) => {
+      const task: Task = await ctx.call((api) => api.updateTask(id, patch));
+      await applyTasks(ctx, [task]);
+      return task;
+    },
+    "tasks/delete": async ({ id }) => {
+      const deletion = await ctx.call((api) => api.deleteTask(id));
+      await applyTasks(ctx, [deletion.task]);
+      return deletion;
+    },
+    "tasks/details": ({ id }) => ctx.call((api) => api.details(id)),
+    "tasks/estimate": ({ id }) => ctx.call((api) => api.estimate(id)),
+    "shares/create": ({ id, ...share }) => ctx.call((api) => api.createShare(id, share)),
+    "shares/list": ({ id }) => ctx.call((api) => api.shares(id)),
+    "shares/revoke": ({ shareId }) => ctx.call((api) => api.revokeShare(shareId)),
+    "tasks/regenerate": async ({ id }) => {
+      const task: Task = await ctx.call((api) => api.regenerate(id));
+      await applyTasks(ctx, [task]);
+      return task;
+    },
+    "tasks/restore": async ({ id }) => {
+      const task: Task = await ctx.call((api) => api.restoreTask(id));
+      await applyTasks(ctx, [task]);
+      return task;
+    },
 
     "webhook/status": ({ namespace }) => ctx.call((api) => api.webhookStatus(namespace)),
     "webhook/set": async ({ namespace, secret }) => {

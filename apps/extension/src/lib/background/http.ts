@@ -12,7 +12,10 @@ import {
   PLATFORM_UNAVAILABLE,
   REAUTHENTICATION_REQUIRED,
   TASK_NOT_FOUND,
+  SHARE_NOT_FOUND,
+  TASK_ACTIVE,
   UNAUTHENTICATED,
+  UNDO_EXPIRED,
 } from "@overture/backend/api";
 import { type ErrorCode, type FieldProblem, OvertureError } from "../errors.ts";
 
@@ -24,6 +27,8 @@ const PASSED_THROUGH: readonly (ApiErrorCode & ErrorCode)[] = [
   DATABASE_UNAVAILABLE,
   PLATFORM_UNAVAILABLE,
   BACKEND_MISCONFIGURED,
+  TASK_ACTIVE,
+  UNDO_EXPIRED,
 ];
 
 /** Whether the browser believes it is offline (`navigator` is absent in some test runtimes). */
@@ -45,6 +50,7 @@ const NOT_FOUND: readonly string[] = [
   ACCESS_TOKEN_NOT_FOUND,
   TASK_NOT_FOUND,
   NOT_ARCHIVED,
+  SHARE_NOT_FOUND,
 ];
 
 /** Turns a backend error response (`{ error, message, fields? }`) into an `OvertureError`. */

@@ -70,6 +70,18 @@ describe("live events while a view is open", () => {
     await expect.poll(() => eventCursorItem.getValue()).toBe("12");
   });
 
+  it("takes a task off the list when its event says it was deleted", async () => {
+    await signedIn({ tasks: [task({ status: "success" }), task({ id: "t2", status: "success" })] });
+    const stream = eventStream();
+    startTestBackground(fakeBackend({ "GET /api/events": stream.route }));
+    browser.runtime.connect({ name: LIVE_PORT });
+    await expect.poll(() => stream.opened.length).toBe(1);
+    const at = "2025-01-01T10:05:00.000Z";
+    stream.send(12, task({ status: "success", deleted_at: at, updated_at: at }));
+    await expect.poll(() => eventCursorItem.getValue()).toBe("12");
+    expect((await snapshotItem.getValue()).tasks.map((t) => t.id)).toEqual(["t2"]);
+  });
+
   it("drops a task event whose data is no task (an unknown status), and applies the next one", async () => {
     await signedIn({ tasks: [task({ status: "waiting" })] });
     const stream = eventStream();

@@ -1,0 +1,96 @@
+import { fireEvent, render, screen, within } from "@testing-library/preact";
+import { describe, expect, it, vi } from "vitest";
+import { signedIn, startTestBackground } from "../../testing/background.ts";
+import { fakeBackend, json, task } from "../../testing/fixtures.ts";
+import { useLocale } from "../../testing/setup.ts";
+import { PlayerProvider } from "../player/player-context.tsx";
+import { TaskItem } from "./task-item.tsx";
+
+const NOW = Date.parse("2025-01-01T10:03:05.000Z");
+const done = task({ status: "success", finished_at: "2025-01-01T10:02:00.000Z" });
+const share = (overrides: Record<string, unknown> = {}) => ({
+  id: "s1",
+  task_id: "t1",
+  url: null,
+  include_text: false,
+  status: "active",
+  expires_at: null,
+  revoked_at: null,
+  created_at: "2025-01-01T10:03:00.000Z",
+  ...overrides,
+});
+
+function open(routes = {}) {
+  const backend = fakeBackend({
+    "GET /api/tasks/t1/shares": () => json({ shares: [share()] }),
+    ...routes,
+  });
+  startTestBackground(backend);
+  render(
+    <ul>
+      <TaskItem task={done} now={NOW} />
+    </ul>,
+    { wrapper: PlayerProvider },
+  );
+  return backend;
+}
+
+describe("sharing a track", () => {
+  it("is offered on a successful track only", () => {
+    const { unmount } = render(
+      <ul>
+        <TaskItem task={task({ status: "failure" })} now={NOW} />
+      </ul>,
+    );
+    expect(screen.queryByRole("button", { name: "Share" })).toBeNull();
+    unmount();
+  });
+
+  it("creates a link with the chosen expiry and text, shows it once and copies it", async () => {
+    await signedIn({ tasks: [done] });
+    const writeText = vi.fn(() => Promise.resolve());
+    vi.spyOn(navigator, "clipboard", "get").mockReturnValue({ writeText } as unknown as Clipboard);
+    const backend = open({
+      "POST /api/tasks/t1/shares": () =>
+        json(share({ id: "s2", url: "http://127.0.0.1/s/tok", include_text: true }), 201),
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Share" }));
+    fireEvent.change(screen.getByRole("combobox", { name: "Link expires after" }), {
+      target: { value: "30d" },
+    });
+    fireEvent.click(screen.getByRole("checkbox", { name: "Show the prompt and lyrics" }));
+    fireEvent.click(screen.getByRole("button", { name: "Create link" }));
+    const link = await screen.findByRole<HTMLInputElement>("textbox", { name: "Share link" });
+    expect(link.value).toBe("http://127.0.0.1/s/tok");
+    expect(await backend.calls("POST", "/api/tasks/t1/shares")[0]?.json()).toEqual({
+      expires_in: "30d",
+      include_text: true,
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Copy share link" }));
+    await expect.poll(() => screen.queryByRole("button", { name: "Share link copied" })).not.toBeNull();
+    expect(writeText).toHaveBeenCalledWith("http://127.0.0.1/s/tok");
+  });
+
+  it("lists the track's links and revokes an active one", async () => {
+    await signedIn({ tasks: [done] });
+    const backend = open({
+      "DELETE /api/shares/s1": () =>
+        json(share({ status: "revoked", revoked_at: "2025-01-01T10:04:00.000Z" })),
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Share" }));
+    const list = await screen.findByRole("list", { name: "Links to this track" });
+    expect(list.textContent).toContain("Active, never expires");
+    fireEvent.click(within(list).getByRole("button", { name: "Revoke" }));
+    await expect.poll(() => list.textContent).toBe("Revoked");
+    expect(backend.calls("DELETE", "/api/shares/s1")).toHaveLength(1);
+  });
+
+  it("speaks Chinese", async () => {
+    await useLocale("zh_CN");
+    await signedIn({ tasks: [done] });
+    open();
+    fireEvent.click(screen.getByRole("button", { name: "分享" }));
+    expect(await screen.findByText("有效，永不过期")).toBeTruthy();
+    expect(screen.getByRole("option", { name: "30 天" })).toBeTruthy();
+  });
+});

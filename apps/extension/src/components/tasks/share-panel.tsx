@@ -1,0 +1,141 @@
+import { useEffect, useState } from "preact/hooks";
+import { i18n } from "../../lib/i18n.ts";
+import { send } from "../../lib/messages.ts";
+import { SHARE_EXPIRY_CHOICES } from "../../lib/share-expiry.ts";
+import { errorText } from "../../lib/texts.ts";
+import type { Share, ShareExpiry, Task } from "../../lib/types.ts";
+
+/** A link's state in words: active until when, expired, or revoked. */
+function shareState(share: Share): string {
+  if (share.status === "revoked") return i18n.t("share.revoked");
+  if (share.status === "expired") return i18n.t("share.expired");
+  return share.expires_at
+    ? i18n.t("share.activeUntil", { date: new Date(share.expires_at).toLocaleString() })
+    : i18n.t("share.activeForever");
+}
+
+/**
+ * Sharing one track: a new public link (expiry, with or without prompt and lyrics), shown once
+ * to copy; and the track's links, each revocable while active.
+ */
+export function SharePanel(props: { task: Task }) {
+  const { task } = props;
+  const [expiry, setExpiry] = useState<ShareExpiry>("7d");
+  const [includeText, setIncludeText] = useState(false);
+  const [created, setCreated] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [shares, setShares] = useState<Share[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const fail = (error: unknown) => {
+    setProblem(errorText(error));
+  };
+  const reload = () => send("shares/list", { id: task.id }).then(setShares, fail);
+  useEffect(() => {
+    void reload();
+  }, [task.id]);
+
+  const create = () => {
+    setBusy(true);
+    setProblem(null);
+    setCopied(false);
+    send("shares/create", { id: task.id, expires_in: expiry, include_text: includeText })
+      .then((share) => {
+        setCreated(share.url);
+        return reload();
+      })
+      .catch(fail)
+      .finally(() => {
+        setBusy(false);
+      });
+  };
+  const revoke = (share: Share) => {
+    setProblem(null);
+    send("shares/revoke", { shareId: share.id })
+      .then((revoked) => {
+        setShares((list) => list.map((s) => (s.id === revoked.id ? revoked : s)));
+      })
+      .catch(fail);
+  };
+  const copy = (url: string) => {
+    navigator.clipboard.writeText(url).then(() => {
+      setCopied(true);
+    }, fail);
+  };
+
+  return (
+    <div class="stack share" data-testid="share-panel">
+      <div class="row">
+        <select
+          aria-label={i18n.t("share.expiry")}
+          value={expiry}
+          onChange={(event) => {
+            const choice = SHARE_EXPIRY_CHOICES.find((e) => e === event.currentTarget.value);
+            if (choice) setExpiry(choice);
+          }}
+        >
+          {SHARE_EXPIRY_CHOICES.map((choice) => (
+            <option key={choice} value={choice}>
+              {i18n.t(`share.expiries.${choice}`)}
+            </option>
+          ))}
+        </select>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={includeText}
+            onChange={(event) => {
+              setIncludeText(event.currentTarget.checked);
+            }}
+          />
+          {i18n.t("share.includeText")}
+        </label>
+        <button type="button" onClick={create} disabled={busy}>
+          {i18n.t("share.create")}
+        </button>
+      </div>
+      {created ? (
+        <div class="row">
+          <input type="text" readOnly value={created} aria-label={i18n.t("share.link")} />
+          <button
+            type="button"
+            onClick={() => {
+              copy(created);
+            }}
+          >
+            {copied ? i18n.t("share.copied") : i18n.t("share.copy")}
+          </button>
+        </div>
+      ) : null}
+      {shares.length > 0 ? (
+        <ul class="share-list" aria-label={i18n.t("share.links")}>
+          {shares.map((share) => (
+            <li key={share.id} class="row spread" data-share-id={share.id}>
+              <span class="small">
+                {shareState(share)}
+                {share.include_text ? ` · ${i18n.t("share.withText")}` : ""}
+              </span>
+              {share.status === "active" ? (
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={() => {
+                    revoke(share);
+                  }}
+                >
+                  {i18n.t("share.revoke")}
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {problem ? (
+        <p class="small" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { fireEvent, render, screen, within } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
+import { signedIn, startTestBackground } from "../../testing/background.ts";
+import { fakeBackend, json, snapshot, task } from "../../testing/fixtures.ts";
+import { snapshotItem } from "../../lib/storage.ts";
+import { PlayerProvider } from "../player/player-context.tsx";
+import { TaskPanel } from "./task-panel.tsx";
+
+const AT = "2025-01-01T10:04:00.000Z";
+const done = task({ status: "failure", finished_at: "2025-01-01T10:00:03.000Z" });
+
+function deleteFirst() {
+  fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+  fireEvent.click(within(screen.getByRole("group")).getByRole("button", { name: "Delete" }));
+}
+
+describe("deleting from the task list", () => {
+  it("takes the task off the snapshot and offers Undo, which restores it", async () => {
+    await signedIn({ tasks: [done] });
+    const backend = fakeBackend({
+      "DELETE /api/tasks/t1": () =>
+        json({ task: { ...done, deleted_at: AT, updated_at: AT }, undo_until: AT }),
+      "POST /api/tasks/t1/restore": () => json({ ...done, updated_at: "2025-01-01T10:04:01.000Z" }),
+    });
+    startTestBackground(backend);
+    render(<TaskPanel snapshot={snapshot({ tasks: [done] })} />, { wrapper: PlayerProvider });
+    deleteFirst();
+    await expect
+      .poll(() => screen.queryByTestId("undo-toast")?.textContent)
+      .toContain("Track deleted.");
+    expect((await snapshotItem.getValue()).tasks).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: "Undo" }));
+    await expect.poll(() => backend.calls("POST", "/api/tasks/t1/restore").length).toBe(1);
+    await expect.poll(() => screen.queryByTestId("undo-toast")).toBeNull();
+    expect((await snapshotItem.getValue()).tasks.map((t) => t.id)).toEqual(["t1"]);
+  });
+
+  it("says so when the undo came too late", async () => {
+    await signedIn({ tasks: [done] });
+    startTestBackground(
+      fakeBackend({
+        "DELETE /api/tasks/t1": () =>
+          json({ task: { ...done, deleted_at: AT, updated_at: AT }, undo_until: AT }),
+        "POST /api/tasks/t1/restore": () => json({ error: "undo_expired", message: "late" }, 410),
+      }),
+    );
+    render(<TaskPanel snapshot={snapshot({ tasks: [done] })} />, { wrapper: PlayerProvider });
+    deleteFirst();
+    fireEvent.click(await screen.findByRole("button", { name: "Undo" }));
+    await expect
+      .poll(() => screen.queryByTestId("undo-toast")?.textContent)
+      .toBe("It is too late to undo; the track is gone.");
+  });
+});

@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import {
+  DEFAULT_LIBRARY_QUERY,
+  type LibraryQuery,
+  isDefaultQuery,
+} from "../../lib/library-query.ts";
+import { send } from "../../lib/messages.ts";
+import type { Snapshot } from "../../lib/snapshot.ts";
+import { errorText } from "../../lib/texts.ts";
+import type { Task } from "../../lib/types.ts";
+
+/** Typing pauses this long before the library is searched (one request per pause, not per key). */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** A fresher copy of each listed task from the live snapshot (a rename, a new status). */
+function refreshed(rows: readonly Task[], live: readonly Task[]): Task[] {
+  const byId = new Map(live.map((task) => [task.id, task]));
+  return rows.map((row) => {
+    const fresh = byId.get(row.id);
+    return fresh && fresh.updated_at >= row.updated_at ? fresh : row;
+  });
+}
+
+/**
+ * The list the task panel shows. With the default query: the snapshot's live newest tasks, then
+ * older pages. With a search, filter or sort: the backend's pages for it (kept fresh by the
+ * snapshot's rows). Tasks deleted here are hidden from both at once.
+ */
+export function useLibrary(snapshot: Snapshot) {
+  const [query, setQuery] = useState<LibraryQuery>(DEFAULT_LIBRARY_QUERY);
+  const [applied, setApplied] = useState<LibraryQuery>(DEFAULT_LIBRARY_QUERY);
+  const [pages, setPages] = useState<Task[]>([]);
+  const [cursor, setCursor] = useState<string | null>(snapshot.nextCursor);
+  const [loading, setLoading] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  // Answers to an older query arrive late sometimes: only the latest request's are kept.
+  const latest = useRef(0);
+  const searching = !isDefaultQuery(applied);
+
+  // The search text waits for a pause in typing; filter and sort apply at once.
+  useEffect(() => {
+    const wait = query.q === applied.q ? 0 : SEARCH_DEBOUNCE_MS;
+    const timer = setTimeout(() => {
+      setApplied(query);
+    }, wait);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [query]);
+
+  const load = (from: LibraryQuery, after: string | null) => {
+    const request = ++latest.current;
+    setLoading(true);
+    setProblem(null);
+    const page = isDefaultQuery(from)
+      ? after
+        ? send("tasks/more", { cursor: after })
+        : Promise.resolve({ tasks: [], next_cursor: snapshot.nextCursor })
+      : send("tasks/search", { query: from, ...(after ? { cursor: after } : {}) });
+    page
+      .then((answer) => {
+        if (request !== latest.current) return;
+        setPages((rows) => (after ? [...rows, ...answer.tasks] : answer.tasks));
+        setCursor(answer.next_cursor);
+      })
+      .catch((error: unknown) => {
+        if (request === latest.current) setProblem(errorText(error));
+      })
+      .finally(() => {
+        if (request === latest.current) setLoading(false);
+      });
+  };
+
+  useEffect(() => {
+    load(applied, null);
+  }, [applied]);
+
+  const visible = (task: Task) => !hidden.has(task.id);
+  let tasks: Task[];
+  if (searching) {
+    tasks = refreshed(pages, snapshot.tasks).filter(visible);
+  } else {
+    const known = new Set(snapshot.tasks.map((task) => task.id));
+    tasks = [...snapshot.tasks, ...pages.filter((task) => !known.has(task.id) && visible(task))];
+  }
+
+  const show = (task: Task, shown: boolean) => {
+    setHidden((ids) => {
+      const next = new Set(ids);
+      if (shown) next.delete(task.id);
+      else next.add(task.id);
+      return next;
+    });
+    if (shown) setPages((rows) => rows.map((row) => (row.id === task.id ? task : row)));
+  };
+
+  return {
+    query,
+    setQuery,
+    searching,
+    tasks,
+    cursor,
+    loading,
+    problem,
+    more: () => {
+      if (cursor) load(applied, cursor);
+    },
+    hide: (task: Task) => {
+      show(task, false);
+    },
+    unhide: (task: Task) => {
+      show(task, true);
+    },
+  };
+}
