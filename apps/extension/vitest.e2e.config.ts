@@ -16,6 +16,9 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 180_000,
+    // A step that goes browser → background → backend → platform can take seconds on a loaded
+    // 2-core CI machine; expect.poll's default second once failed "choose a token" there.
+    expect: { poll: { timeout: 15_000 } },
     // Its own JSON report, so it does not overwrite the unit tests' one.
     reporters: reportDir
       ? [
