@@ -2,7 +2,7 @@ import { OvertureError } from "../errors.ts";
 import { backendUrl } from "../storage.ts";
 import { type Api, createApi } from "./api.ts";
 import { type CacheStorageLike, createAudioCache } from "./audio-cache.ts";
-import { createMediaLinkMemo, createPeaksStore } from "./archive.ts";
+import { createMediaLinkMemo, createPeaksStore } from "./archive-store.ts";
 import type { IdentityApi } from "./auth.ts";
 import { sessionItem, type StoredSession } from "./session-store.ts";
 import { createSnapshotStore } from "./snapshot-store.ts";
