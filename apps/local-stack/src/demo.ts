@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { isTerminalStatus } from "@overture/core/task";
 import { CHROME_EXTENSION_ID } from "@overture/extension/identity";
 import { json, readEvents } from "./demo/http.ts";
-import { signIn } from "./demo/sign-in.ts";
+import { signIn } from "@overture/backend/testing";
 import { demoEnvSchema } from "./env.ts";
 import { ADDRESSES_FILE, type StackAddresses } from "./stack.ts";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHROME_EXTENSION_ID } from "@overture/extension/identity";
 import { afterEach, describe, expect, it } from "vitest";
-import { signIn } from "../src/demo/sign-in.ts";
+import { signIn } from "@overture/backend/testing";
 import type { MainJobEnv } from "../src/env.ts";
 import { type LocalStack, startLocalStack } from "../src/stack.ts";
 

@@ -21,7 +21,7 @@ import { listen, type RunningServer } from "../../src/server/listen.ts";
 import type { Task as TaskJson } from "../../src/schemas/task.ts";
 import { CHROME_REDIRECT } from "./constants.ts";
 import { createPostgresDatabase, type DriverName } from "./databases.ts";
-import { signIn as signInOverHttp } from "./http-sign-in.ts";
+import { signIn as signInOverHttp } from "../../src/testing/sign-in.ts";
 import { testEnv } from "./harness.ts";
 
 /** A database for a live backend: a fresh Postgres database, or a PGlite folder; `drop` removes it. */

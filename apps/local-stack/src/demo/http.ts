@@ -1,16 +1,4 @@
-/** Small HTTP helpers for the headless demo: manual redirects, JSON with a clear error. */
-export async function fetchManual(url: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(url, { ...init, redirect: "manual" });
-}
-
-export function locationOf(response: Response, what: string): string {
-  const location = response.headers.get("location");
-  if (response.status < 300 || response.status >= 400 || !location) {
-    throw new Error(`${what}: expected a redirect, got HTTP ${response.status}`);
-  }
-  return location;
-}
-
+/** Small HTTP helpers for the headless demo: JSON with a clear error, an SSE reader. */
 export async function json<T>(response: Response, what: string): Promise<T> {
   const text = await response.text();
   if (!response.ok) throw new Error(`${what}: HTTP ${response.status} ${text.slice(0, 300)}`);

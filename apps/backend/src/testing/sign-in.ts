@@ -1,9 +1,9 @@
 import { createPkcePair } from "@overture/core/oauth";
 
 /**
- * Test support for suites that run the backend over real sockets (live.ts). The local stack's
- * headless demo signs in the same way in its own workspace (apps/local-stack), which depends on
- * the backend and so cannot be imported from here.
+ * `@overture/backend/testing`: a headless sign-in for smoke tests of a running backend (its own
+ * live suites, the local stack's demo and main-job test, a self-hoster's check against the
+ * emulator). Not used by the backend itself.
  *
  * Signs in the way the extension does — `/auth/start` with a PKCE challenge, the platform's consent
  * page, the backend's callback, the hand-off code exchange — except that "clicking Approve" is a
