@@ -36,6 +36,7 @@ export * from "./schemas/error-codes.ts";
 
 export type PublicUser = JSONParsed<account.PublicUser>;
 export type SessionToken = JSONParsed<account.SessionToken>;
+export type SignInCheck = JSONParsed<account.SignInCheck>;
 export type Me = JSONParsed<account.Me>;
 export type SessionSummary = JSONParsed<account.SessionSummary>;
 export type AccessTokenMeta = JSONParsed<credentials.AccessTokenMeta>;

@@ -90,6 +90,26 @@ describeEachDriver("sign-in", (driver) => {
     expect(await response.json()).toMatchObject({ error: "redirect_uri_not_allowed" });
   });
 
+  it("tells before any window opens whether a redirect URL is allowed, and its own callback", async () => {
+    const check = async (redirectUri: string) => {
+      const query = new URLSearchParams({ redirect_uri: redirectUri });
+      const response = await t.request(`/auth/check?${query.toString()}`);
+      expect(response.status).toBe(200);
+      return (await response.json()) as unknown;
+    };
+    const callbackUrl = `${t.config.publicUrl}/oauth/callback`;
+    expect(await check(CHROME_REDIRECT)).toEqual({ redirect_allowed: true, callback_url: callbackUrl });
+    expect(await check(`${CHROME_REDIRECT}?x=1`)).toEqual({
+      redirect_allowed: false,
+      callback_url: callbackUrl,
+    });
+  });
+
+  it("answers 400 to a check without a redirect URL", async () => {
+    const response = await t.request("/auth/check");
+    expect(response.status).toBe(400);
+  });
+
   it("refuses a sign-in without a PKCE challenge", async () => {
     const query = new URLSearchParams({ redirect_uri: CHROME_REDIRECT });
     const response = await t.request(`/auth/start?${query.toString()}`);

@@ -27,6 +27,22 @@ export const sessionTokenSchema = z
 
 export type SessionToken = z.infer<typeof sessionTokenSchema>;
 
+/** `GET /auth/check`: whether a sign-in from this redirect URL can work, before a window opens. */
+export const signInCheckSchema = z
+  .object({
+    redirect_allowed: z.boolean().openapi({
+      description: "Whether `redirect_uri` is on this backend's `EXTENSION_REDIRECT_URLS`",
+    }),
+    callback_url: z.string().openapi({
+      description:
+        "The callback this backend sends to the platform (`{PUBLIC_URL}/oauth/callback`): the application registered on the platform must use exactly this address",
+      example: "https://overture.example.com/oauth/callback",
+    }),
+  })
+  .openapi("SignInCheck");
+
+export type SignInCheck = z.infer<typeof signInCheckSchema>;
+
 /** `GET /api/me`: the caller, their platform grant and this session. */
 export const meSchema = z
   .object({

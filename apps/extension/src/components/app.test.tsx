@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, within } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
+import { fakeBrowser } from "wxt/testing/fake-browser";
 import { snapshotItem } from "../lib/storage.ts";
 import { signedIn, startTestBackground } from "../testing/background.ts";
 import { QUOTA, fakeBackend, json, snapshot, task } from "../testing/fixtures.ts";
@@ -44,6 +45,27 @@ describe("the popup's state screens", () => {
     startTestBackground(fakeBackend());
     render(<App surface="popup" />);
     expect((await screen.findByRole("alert")).textContent).toContain("closed before it finished");
+  });
+
+  it("tells where to look after a closed sign-in: the platform's callback registration", async () => {
+    await snapshotItem.setValue(
+      snapshot({ auth: "signed_out", user: null, signInProblem: "cancelled" }),
+    );
+    startTestBackground(fakeBackend());
+    render(<App surface="popup" />);
+    expect((await screen.findByRole("alert")).textContent).toContain("/oauth/callback");
+  });
+
+  it("shows the redirect URL the backend must allow after it refused this browser", async () => {
+    fakeBrowser.identity.getRedirectURL = () => "https://abc.chromiumapp.org/";
+    await snapshotItem.setValue(
+      snapshot({ auth: "signed_out", user: null, signInProblem: "redirect_refused" }),
+    );
+    startTestBackground(fakeBackend());
+    render(<App surface="popup" />);
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("EXTENSION_REDIRECT_URLS");
+    expect(screen.getByTestId("refused-redirect").textContent).toBe("https://abc.chromiumapp.org/");
   });
 
   it("shows the unreachable screen with the backend address and a retry", async () => {

@@ -10,6 +10,7 @@ export type Screen = "signed_out" | "revoked" | "expired" | "unreachable";
 const PROBLEM_TEXT: Record<SignInProblem, () => string> = {
   denied: () => i18n.t("state.deniedBody"),
   cancelled: () => i18n.t("state.cancelledBody"),
+  redirect_refused: () => i18n.t("state.redirectRefusedBody"),
   failed: () => i18n.t("state.failedBody"),
   unreachable: () => i18n.t("errors.backend_unreachable"),
 };
@@ -41,6 +42,14 @@ export function SignInButton(props: { again?: boolean }) {
   );
 }
 
+/** What an operator needs to act on a sign-in that failed for a configuration reason. */
+function ProblemDetail(props: { problem: SignInProblem }) {
+  if (props.problem === "redirect_refused")
+    return <code data-testid="refused-redirect">{browser.identity.getRedirectURL()}</code>;
+  if (props.problem === "cancelled") return <p class="small">{i18n.t("state.cancelledHint")}</p>;
+  return null;
+}
+
 export function StateScreen(props: {
   screen: Screen;
   problem?: SignInProblem | null;
@@ -69,9 +78,10 @@ export function StateScreen(props: {
       <h2 id="state-title">{title}</h2>
       <p>{body}</p>
       {props.problem && screen !== "unreachable" ? (
-        <p class="banner warn" role="alert" data-problem={props.problem}>
-          {PROBLEM_TEXT[props.problem]()}
-        </p>
+        <div class="banner warn stack" role="alert" data-problem={props.problem}>
+          <p>{PROBLEM_TEXT[props.problem]()}</p>
+          <ProblemDetail problem={props.problem} />
+        </div>
       ) : null}
       {screen === "unreachable" ? (
         <div class="row">

@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   "signed_out",
   "sign_in_denied",
   "sign_in_cancelled",
+  "sign_in_redirect_refused",
   "sign_in_failed",
   "backend_misconfigured",
   "invalid_parameters",

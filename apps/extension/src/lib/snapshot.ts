@@ -5,7 +5,7 @@ export type AuthState = "signed_out" | "signed_in" | "revoked" | "expired";
 /** Whether the last call reached the backend. */
 export type Connectivity = "online" | "offline" | "unreachable";
 /** Why the last sign-in did not finish. */
-export type SignInProblem = "denied" | "cancelled" | "failed" | "unreachable";
+export type SignInProblem = "denied" | "cancelled" | "redirect_refused" | "failed" | "unreachable";
 
 /**
  * Everything a view needs to render at once, written by the background after every refresh and

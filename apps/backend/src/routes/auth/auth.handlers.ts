@@ -10,7 +10,7 @@ import { rateLimit } from "../../middleware/rate-limit.ts";
 import { requireSession } from "../../middleware/session.ts";
 import { InsufficientScopeError } from "../../services/auth/sign-in.ts";
 import { publicUser } from "../../services/auth/users.ts";
-import { callback, logout, start, token } from "./auth.routes.ts";
+import { callback, check, logout, start, token } from "./auth.routes.ts";
 import {
   type ApiErrorCode,
   BACKEND_MISCONFIGURED,
@@ -54,7 +54,8 @@ export function authRouter(deps: AppDeps) {
       store: deps.services.rateLimits,
       trustForwardedFor: config.trustProxy,
     });
-  const [startLimit, callbackLimit, tokenLimit] = [
+  const [checkLimit, startLimit, callbackLimit, tokenLimit] = [
+    limited("auth-check"),
     limited("auth-start"),
     limited("oauth-callback"),
     limited("auth-token"),
@@ -68,6 +69,16 @@ export function authRouter(deps: AppDeps) {
     description: "The session token from `POST /auth/token`",
   });
   return router
+    .openapi({ ...check, middleware: checkLimit }, (c) => {
+      const { redirect_uri: redirectUri } = c.req.valid("query");
+      return c.json(
+        {
+          redirect_allowed: isAllowedRedirect(redirectUri, config.extension.redirectUrls),
+          callback_url: signIn.callbackUrl,
+        },
+        200,
+      );
+    })
     .openapi({ ...start, middleware: startLimit }, async (c) => {
       const {
         redirect_uri: redirectUri,

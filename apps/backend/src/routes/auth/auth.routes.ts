@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { sessionTokenSchema } from "../../schemas/account.ts";
+import { sessionTokenSchema, signInCheckSchema } from "../../schemas/account.ts";
 import { errorBody } from "../../schemas/common.ts";
 import { json } from "../shared-schemas.ts";
 
@@ -41,6 +41,28 @@ export const start = createRoute({
       "The redirect URL is not allowed or the PKCE challenge is missing or malformed",
     ),
     429: htmlOrJsonError("Too many sign-in requests from this address"),
+  },
+});
+
+export const check = createRoute({
+  method: "get",
+  path: "/auth/check",
+  tags,
+  summary: "Check a sign-in's redirect URL before opening the sign-in window",
+  description:
+    "Lets the extension tell its person, before any window opens, that this backend does not allow the browser's redirect URL, and which callback address the platform must know. Both facts are configuration, not secrets.",
+  request: {
+    query: z.object({
+      redirect_uri: z
+        .string()
+        .max(2048)
+        .openapi({ example: "https://kagljjjecjnbgppkpgkmojciehbjidja.chromiumapp.org/" }),
+    }),
+  },
+  responses: {
+    200: { description: "The check", content: json(signInCheckSchema) },
+    400: { description: "`redirect_uri` missing", content: json(errorBody) },
+    429: { description: "Too many requests", content: json(errorBody) },
   },
 });
 

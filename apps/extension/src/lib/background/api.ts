@@ -71,6 +71,9 @@ export function createApi(options: ApiOptions) {
         throw new OvertureError("not_found", "No Overture backend answers at this address.");
       return { status: body.status, database: body.database ?? "unreachable" };
     },
+    /** Whether this backend allows `redirectUri` (and its platform callback), before a window opens. */
+    signInCheck: (redirectUri: string) =>
+      ok(() => client.auth.check.$get({ query: { redirect_uri: redirectUri } })),
     exchangeCode: (code: string, codeVerifier: string) =>
       ok(() => client.auth.token.$post({ json: { code, code_verifier: codeVerifier } })),
     logout: () => ok(() => client.auth.logout.$post()),

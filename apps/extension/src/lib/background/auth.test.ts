@@ -50,6 +50,37 @@ describe("sign-in in the background", () => {
     expect(backend.calls("POST", "/auth/token")).toHaveLength(0);
   });
 
+  it("asks the backend about this browser's redirect URL before opening any window", async () => {
+    const backend = fakeBackend({
+      "GET /auth/check": () =>
+        Response.json({ redirect_allowed: true, callback_url: "http://b/oauth/callback" }),
+    });
+    const { fake, launchWebAuthFlow } = identity(() => Promise.resolve(`${REDIRECT}?code=h`));
+    await signIn(deps(backend, fake));
+    const [check] = backend.calls("GET", "/auth/check");
+    expect(new URL(check?.url ?? "").searchParams.get("redirect_uri")).toBe(REDIRECT);
+    expect(launchWebAuthFlow).toHaveBeenCalledTimes(1);
+  });
+
+  it("reports a redirect URL the backend refuses as sign_in_redirect_refused, with no window", async () => {
+    const backend = fakeBackend({
+      "GET /auth/check": () =>
+        Response.json({ redirect_allowed: false, callback_url: "http://b/oauth/callback" }),
+    });
+    const { fake, launchWebAuthFlow } = identity(() => Promise.resolve(`${REDIRECT}?code=h`));
+    await expect(signIn(deps(backend, fake))).rejects.toMatchObject({
+      code: "sign_in_redirect_refused",
+    });
+    expect(launchWebAuthFlow).not.toHaveBeenCalled();
+  });
+
+  it("opens the window anyway when the backend is too old to answer the check", async () => {
+    const backend = fakeBackend(); // no /auth/check route: 404
+    const { fake, launchWebAuthFlow } = identity(() => Promise.resolve(`${REDIRECT}?code=h`));
+    await expect(signIn(deps(backend, fake))).resolves.toEqual(GRANT);
+    expect(launchWebAuthFlow).toHaveBeenCalledTimes(1);
+  });
+
   it("reports a closed sign-in window as sign_in_cancelled", async () => {
     const { fake } = identity(() => Promise.reject(new Error("The user did not approve access.")));
     await expect(signIn(deps(fakeBackend(), fake))).rejects.toMatchObject({

@@ -24,6 +24,25 @@ export function authStartUrl(baseUrl: string, redirectUri: string, challenge: st
   return url.href;
 }
 
+/**
+ * A redirect URL the backend refuses would open a window showing the backend's error page, which
+ * the person can only close — and closing it reads as "cancelled". Asking first names the real
+ * problem. A backend too old to answer the check is not a reason to refuse: the window decides.
+ */
+async function checkRedirect(api: Api, redirectUri: string): Promise<void> {
+  let allowed = true;
+  try {
+    allowed = (await api.signInCheck(redirectUri)).redirect_allowed;
+  } catch (error) {
+    if (error instanceof OvertureError && error.status === undefined) throw error;
+  }
+  if (!allowed)
+    throw new OvertureError(
+      "sign_in_redirect_refused",
+      `The backend does not allow this browser's redirect URL ${redirectUri}.`,
+    );
+}
+
 // Chrome rejects launchWebAuthFlow with this when the first page fails to load (a backend that
 // answers /healthz but not /auth/start, or a refused redirect_uri); a closed window gives
 // "The user did not approve access." instead.
@@ -34,13 +53,14 @@ const PAGE_NOT_LOADED = /could not be loaded/i;
  * `/auth/start` in the browser's auth window, reads the hand-off `code` (or `error`) from the
  * redirect and exchanges it with the verifier for a session. Runs in the background: a popup
  * closes when the auth window opens. Throws `OvertureError` with `sign_in_denied` (consent
- * refused), `sign_in_cancelled` (window closed), `sign_in_failed`, `offline` or
- * `backend_unreachable`.
+ * refused), `sign_in_redirect_refused` (the backend does not allow this browser's redirect URL),
+ * `sign_in_cancelled` (window closed), `sign_in_failed`, `offline` or `backend_unreachable`.
  */
 export async function signIn(deps: SignInDeps): Promise<SessionGrant> {
   await deps.api.health();
-  const { verifier, challenge } = await deps.createPkcePair();
   const redirectUri = deps.identity.getRedirectURL();
+  await checkRedirect(deps.api, redirectUri);
+  const { verifier, challenge } = await deps.createPkcePair();
   let responseUrl: string | undefined;
   try {
     responseUrl = await deps.identity.launchWebAuthFlow({

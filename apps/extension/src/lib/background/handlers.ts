@@ -19,6 +19,7 @@ import { applyTasks, settle } from "./tasks.ts";
 const PROBLEM = {
   sign_in_denied: "denied",
   sign_in_cancelled: "cancelled",
+  sign_in_redirect_refused: "redirect_refused",
   offline: "unreachable",
   backend_unreachable: "unreachable",
 } as const;
