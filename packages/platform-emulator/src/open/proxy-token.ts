@@ -17,6 +17,9 @@ export interface ProxyTokenService {
 }
 
 const AUDIENCE = "platform-emulator:api";
+// A fixed issuer, not the base URL: a token minted before a restart on another address stays
+// valid, as it would on a platform whose address does not change with its port.
+const ISSUER = "platform-emulator";
 
 export function createProxyTokenService(
   state: EmulatorState,
@@ -31,7 +34,7 @@ export function createProxyTokenService(
       const expiresIn = options.proxyTokenTtlSeconds;
       const jwt = await new SignJWT({ ns: token.namespace, tid: token.id, gid: grant.id })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-        .setIssuer(options.baseUrl)
+        .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
         .setSubject(String(grant.userId))
         .setJti(crypto.randomUUID())
@@ -44,7 +47,7 @@ export function createProxyTokenService(
       try {
         const { payload } = await jwtVerify(jwt, key, {
           algorithms: ["HS256"],
-          issuer: options.baseUrl,
+          issuer: ISSUER,
           audience: AUDIENCE,
           currentDate: new Date(clock.now()),
         });

@@ -91,6 +91,11 @@ export interface TaskRecord {
   completedAt?: number;
   parameters: Record<string, ParamValue>;
   output: Record<string, unknown>;
+  /**
+   * The base URL the result link in `output` was made with. Views swap it for today's, so a
+   * restart on another address (a free port, a new public URL) keeps old links working.
+   */
+  linkBase?: string;
   /** `{}` (readable) or `null` (live) until the task ends. */
   usageInfo: Record<string, unknown> | null;
   /** Live profile: the price of the task in CNY. */

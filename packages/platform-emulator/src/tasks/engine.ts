@@ -101,6 +101,7 @@ export function createTaskEngine(
     };
     state.files.set(file.id, file);
     applySuccess(options, task, links.url(file), { requested, seconds });
+    task.linkBase = options.baseUrl;
     move(task, "success");
   };
 

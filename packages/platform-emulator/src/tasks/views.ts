@@ -27,7 +27,7 @@ export function queryView(options: ResolvedOptions, t: TaskRecord) {
     created_at: t.createdAt,
     started_at: t.startedAt ?? null,
     completed_at: t.completedAt ?? null,
-    output: t.output,
+    output: currentOutput(options, t),
     usage_info: t.usageInfo,
     ...(t.price !== undefined ? { price: t.price, currency: "CNY" } : {}),
     ...(t.message !== undefined ? { message: t.message } : {}),
@@ -50,14 +50,27 @@ export function recordView(options: ResolvedOptions, t: TaskRecord) {
 }
 
 /** Callback body (spec 2.7). */
-export function eventView(eventId: string, t: TaskRecord) {
+export function eventView(options: ResolvedOptions, eventId: string, t: TaskRecord) {
   return {
     event_id: eventId,
     task_id: t.id,
     status: t.status,
-    output: t.output,
+    output: currentOutput(options, t),
     usage_info: t.usageInfo,
   };
+}
+
+/** `output` with its result link on today's base URL (see `TaskRecord.linkBase`). */
+function currentOutput(options: ResolvedOptions, t: TaskRecord): Record<string, unknown> {
+  const from = t.linkBase;
+  if (from === undefined || from === options.baseUrl) return t.output;
+  const output = { ...t.output };
+  for (const field of ["file_url", "url"] as const) {
+    const value = output[field];
+    if (typeof value === "string" && value.startsWith(`${from}/files/`))
+      output[field] = options.baseUrl + value.slice(from.length);
+  }
+  return output;
 }
 
 export const DEFAULT_MODEL = "ACE-Step-v1-3.5B";

@@ -140,7 +140,7 @@ export function createWebhookEngine(deps: {
       const secret = state.accounts.get(task.namespace)?.webhookSecret ?? "";
       if (!task.webhookUrl || secret === "") return; // spec 5 rule 6: no callback at all
       const eventId = options.shape.eventIds === "live" ? randomHex(16) : randomId("evt_", 16);
-      const body = JSON.stringify(checked("callbackEvent", eventView(eventId, task)));
+      const body = JSON.stringify(checked("callbackEvent", eventView(options, eventId, task)));
       const make = (duplicateOf?: string): DeliveryRecord => ({
         id: randomId("dlv_", 12),
         eventId,

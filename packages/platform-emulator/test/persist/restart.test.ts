@@ -102,6 +102,26 @@ describe("a restart from the same dataDir loses nothing (issue 11 item 10)", () 
     expect((await after.app.request(path)).status).toBe(410);
   });
 
+  it("a restart on another address keeps old result links and proxy tokens working there", async () => {
+    const dir = dataDir();
+    const before = manualEmulator({ dataDir: dir, baseUrl: "http://127.0.0.1:4101" });
+    const tokens = await signIn(before);
+    const { proxy_access_token: proxy } = await json<{ proxy_access_token: string }>(
+      await at(before, "/api/open/v1/demo/tokens/101", tokens.access_token),
+    );
+    const id = await submitId(before, undefined, { token: proxy });
+    await before.control.clock.advance(5_000);
+    expect((await getTask(before, id, proxy)).status).toBe("success");
+    before.control.close();
+
+    const after = manualEmulator({ dataDir: dir, baseUrl: "http://127.0.0.1:4202" });
+    const done = await getTask(after, id, proxy);
+    const link = new URL((done.output as { file_url: string }).file_url);
+    expect(link.origin).toBe("http://127.0.0.1:4202");
+    expect((await after.app.request(link.pathname + link.search)).status).toBe(200);
+    after.control.close();
+  });
+
   it("a delivery in flight when the emulator stops is logged as interrupted and retried after the restart", async () => {
     let reached: () => void = () => undefined;
     const arrived = new Promise<void>((resolve) => (reached = resolve));
