@@ -91,3 +91,42 @@ describeEachDriver("archive quota and retention", (driver) => {
     expect(await usage.json()).toMatchObject({ used_bytes: 0, retention_days: 7 });
   });
 });
+
+describeEachDriver("archive quota freed by a deletion", (driver) => {
+  let t: TestBackend;
+  let user: TaskUser;
+  beforeAll(async () => {
+    t = await startTestBackend({
+      driver,
+      config: { ARCHIVE_QUOTA_MB: "1" },
+      emulator: { maxAudioSeconds: 12 },
+    });
+    user = await setUpTaskUser(t, { webhookSecret: true });
+  });
+  afterAll(() => t.close());
+
+  it("archives a result refused for the quota once a deleted track's space is purged", async () => {
+    const kept = (await finishedTask(t, user.session)).id;
+    await archiverOf(t).runOnce();
+    const refused = (await finishedTask(t, user.session)).id;
+    await archiverOf(t).runOnce();
+    expect((await getTask(t, user.session, refused)).archive).toMatchObject({
+      status: "failed",
+      error: "archive_quota_exceeded",
+    });
+    // Nothing freed yet: the refusal stands, and a run of the archiver does not retry it.
+    expect(await archiverOf(t).runOnce()).toBe(0);
+
+    const removed = await t.request(`/api/tasks/${kept}`, {
+      method: "DELETE",
+      session: user.session,
+    });
+    expect(removed.status).toBe(200);
+    await t.emu.control.clock.advance(10_000);
+    expect(await t.backend.deps.services.taskPurge.runOnce()).toBe(1);
+
+    expect(await archiverOf(t).runOnce()).toBe(1);
+    expect((await getTask(t, user.session, refused)).archive).toMatchObject({ status: "archived" });
+    expect(await storedRows(t, refused)).toMatchObject({ files: 2, peaks: 1 });
+  });
+});

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Transaction } from "../../db/client.ts";
-import type { Executor } from "../../db/rows.ts";
+import { queryRows, type Executor } from "../../db/rows.ts";
 import { archiveFiles } from "../../db/schema/index.ts";
 import { ARCHIVE_QUOTA_EXCEEDED } from "../../schemas/error-codes.ts";
 import { ArchiveError } from "./download.ts";
@@ -43,4 +43,32 @@ export async function lockUserArchive(tx: Transaction, userId: number): Promise<
   await tx.execute(
     sql`select pg_advisory_xact_lock(hashtextextended(${`overture:archive-quota:${userId}`}, 0))`,
   );
+}
+
+/**
+ * Queues again, for these users, the results refused for the quota whose platform link still
+ * works: space was just freed (a purge or retention), so a refusal that was final when made
+ * may now fit. A result still too big is refused again, and waits for the next freeing.
+ */
+export async function requeueQuotaRefused(
+  db: Executor,
+  userIds: readonly number[],
+  now: Date,
+): Promise<number> {
+  if (userIds.length === 0) return 0;
+  const at = now.toISOString();
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`update tasks set archive_status = 'pending', archive_error = null, archive_attempts = 0,
+          archive_next_at = ${at}::timestamptz
+        where user_id in (${sql.join(
+          [...new Set(userIds)].map((id) => sql`${id}`),
+          sql`, `,
+        )})
+          and archive_status = 'failed' and archive_error = ${ARCHIVE_QUOTA_EXCEEDED}
+          and deleted_at is null and file_url is not null
+          and (file_expires_at is null or file_expires_at > ${at}::timestamptz)
+        returning id`,
+  );
+  return rows.length;
 }

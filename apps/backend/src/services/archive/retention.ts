@@ -4,6 +4,7 @@ import { archiveFiles, archivePeaks, type ArchiveFileRow } from "../../db/schema
 import { periodicRounds } from "../../lib/periodic.ts";
 import { lockTasks } from "../tasks/store.ts";
 import type { TaskRuntime } from "../tasks/runtime.ts";
+import { requeueQuotaRefused } from "./quota.ts";
 import type { FileStore } from "./store.ts";
 
 /** Tasks expired per transaction; a round repeats until a batch comes back short. */
@@ -51,6 +52,11 @@ export function createArchiveRetention(
         updatedAt: now,
       }));
       await runtime.save(tx, after, "worker", before);
+      await requeueQuotaRefused(
+        tx,
+        [...rows.values()].map((row) => row.userId),
+        now,
+      );
       return ids.length;
     });
     await options.files.removeFiles(removed);

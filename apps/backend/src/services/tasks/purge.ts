@@ -2,6 +2,7 @@ import { inArray, sql } from "drizzle-orm";
 import { queryRows } from "../../db/rows.ts";
 import { archiveFiles, tasks, type ArchiveFileRow } from "../../db/schema/index.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
+import { requeueQuotaRefused } from "../archive/quota.ts";
 import type { FileStore } from "../archive/store.ts";
 import { UNDO_WINDOW_MS } from "./library.ts";
 import type { TaskRuntime } from "./runtime.ts";
@@ -25,9 +26,9 @@ export function createTaskPurge(
   async function purgeBatch(cutoff: Date): Promise<number> {
     let removed: Pick<ArchiveFileRow, "storage" | "path">[] = [];
     const count = await db.transaction(async (tx) => {
-      const due = await queryRows<{ id: string }>(
+      const due = await queryRows<{ id: string; user_id: string }>(
         tx,
-        sql`select id from tasks where deleted_at is not null
+        sql`select id, user_id from tasks where deleted_at is not null
             and deleted_at <= ${cutoff.toISOString()}::timestamptz
             order by deleted_at limit ${BATCH} for update skip locked`,
       );
@@ -38,6 +39,12 @@ export function createTaskPurge(
         .from(archiveFiles)
         .where(inArray(archiveFiles.taskId, ids));
       await tx.delete(tasks).where(inArray(tasks.id, ids));
+      if (removed.length > 0)
+        await requeueQuotaRefused(
+          tx,
+          due.map((d) => Number(d.user_id)),
+          new Date(clock.now()),
+        );
       return ids.length;
     });
     await options.files.removeFiles(removed);
