@@ -172,6 +172,25 @@ describeInChromium("the library in Chromium (English)", (chromiumPath) => {
     await waitForStatus(popup, newest ?? "", "success", 60_000);
   });
 
+  it("keeps a search current with changes made in the side panel", async () => {
+    await search("cinematic orchestral");
+    await expect.poll(() => popup.locator("li.task").count()).toBe(3);
+    const panel = await browser.open("sidepanel.html");
+    const made = await submitPreset(panel, 1);
+    // A new task that matches the search joins the results, first (newest).
+    await expect.poll(async () => (await listedIds())[0]).toBe(made);
+    await panel.locator(`li.task[data-task-id="${made}"] button.danger`).click();
+    await waitForStatus(panel, made, "cancelled", 30_000);
+    const there = panel.locator(`li.task[data-task-id="${made}"]`);
+    await there.getByRole("button", { name: "Delete", exact: true }).click();
+    await there.locator(".confirm button.danger").click();
+    // Deleted elsewhere: it leaves the results shown here.
+    await expect.poll(listedIds).not.toContain(made);
+    expect(await popup.locator("li.task").count()).toBe(3);
+    await panel.close();
+    await search("");
+  });
+
   it("deletes a track after asking, and undo brings it back", async () => {
     const rap = item(ids[2] ?? "");
     await rap.getByRole("button", { name: "Delete", exact: true }).click();
