@@ -127,6 +127,8 @@ suite(
     });
 
     it("shows the library bar and a track's details in Chinese", async () => {
+      // The player bar would cover the list in the screenshots.
+      await popup.getByRole("button", { name: "关闭播放器" }).click();
       const bar = popup.locator(".library-bar");
       const search = bar.locator('input[type="search"]');
       expect(await search.getAttribute("placeholder")).toBe("搜索标题、提示词和歌词");
