@@ -1,8 +1,9 @@
 /**
  * `@overture/backend/api`: the backend's contract for clients. Types are inferred from the route
  * schemas (`schemas/`) and given as a client receives them, parsed from JSON (what `hono/client`
- * returns); beside them two import-free constant lists a client may load at runtime, the error
- * codes and the task states. Nothing here pulls zod, hono or Node into a bundle.
+ * returns); beside them import-free constants a client may load at runtime: the error codes, the
+ * task states and the other lists and limits of `schemas/task-states.ts`. Nothing here pulls zod,
+ * hono or Node into a bundle.
  *
  * ```ts
  * import type { AppType, Task } from "@overture/backend/api";
@@ -26,6 +27,7 @@ export {
   LIBRARY_SORTS,
   SHARE_EXPIRIES,
   TASK_STATES,
+  TITLE_MAX_LENGTH,
   type ArchiveFailure,
   type ArchiveState,
   type LibrarySort,

@@ -139,6 +139,26 @@ describeEachDriver("share links: create, list, revoke, expire, and the public pa
     expect(text).toContain("private &lt;lyrics&gt; &amp; more");
   });
 
+  it("names a never-renamed track neutrally unless the prompt is shown: its title is the prompt's first line", async () => {
+    const [unnamed] = (await finishedTasks(t, user.session, [
+      { prompt: "hidden first line\nsecond line", lyrics: "" },
+    ])) as [Task];
+    expect(await archiverOf(t).runOnce()).toBe(1);
+    expect(unnamed.title).toBe("hidden first line");
+    const plain = publicPath((await share({}, unnamed.id)).body);
+    const page = await (await t.request(plain)).text();
+    expect(page).toContain("<h1>Shared track</h1>");
+    expect(page).not.toContain("hidden first line");
+    const download = await t.request(`${plain}/audio?download=1`, {
+      headers: { Range: "bytes=0-0" },
+    });
+    expect(download.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="Shared track\.mp3"/,
+    );
+    const withText = publicPath((await share({ include_text: true }, unnamed.id)).body);
+    expect(await (await t.request(withText)).text()).toContain("<h1>hidden first line</h1>");
+  });
+
   it("answers 410 once revoked, for the page, the audio and the peaks", async () => {
     const created = (await share()).body;
     const path = publicPath(created);

@@ -10,6 +10,7 @@ import {
   useBackend,
   waitForStatus,
 } from "./support/flows.ts";
+import { waitForArchive } from "./support/library.ts";
 import { quietly, type Stack, startStack } from "./support/stack.ts";
 
 // The same screens for a browser whose language is Simplified Chinese (`--lang=zh-CN`).
@@ -39,6 +40,7 @@ suite(
     let stack: Stack;
     let browser: ExtensionBrowser;
     let popup: Page;
+    let rap = "";
 
     beforeAll(async () => {
       if ("missing" in chromium)
@@ -113,6 +115,7 @@ suite(
 
     it("submits the Chinese rap preset and shows the finished track", async () => {
       const task = await submitPreset(popup, 2);
+      rap = task;
       await browser.shoot(popup, "tasks-live");
       await waitForStatus(popup, task, "success");
       const item = popup.locator(`li.task[data-task-id="${task}"]`);
@@ -121,6 +124,66 @@ suite(
       await item.getByTestId("play").click();
       await popup.locator('.mini-player canvas[data-state="drawn"]').waitFor();
       await browser.shoot(popup, "result");
+    });
+
+    it("shows the library bar and a track's details in Chinese", async () => {
+      // The player bar would cover the list in the screenshots.
+      await popup.getByRole("button", { name: "关闭播放器" }).click();
+      const bar = popup.locator(".library-bar");
+      const search = bar.locator('input[type="search"]');
+      expect(await search.getAttribute("placeholder")).toBe("搜索标题、提示词和歌词");
+      expect(await bar.locator("select").first().locator("option").allTextContents()).toEqual([
+        "全部曲目",
+        "收藏",
+        "进行中",
+        "已完成",
+        "失败或已取消",
+      ]);
+      expect(await bar.locator("select").nth(1).locator("option").allTextContents()).toEqual([
+        "最新在前",
+        "最早在前",
+        "按标题",
+      ]);
+      await search.fill("霓虹灯");
+      await expect
+        .poll(() => popup.locator("li.task").evaluateAll((li) => li.map((e) => e.dataset.taskId)))
+        .toEqual([rap]);
+      await browser.shoot(popup, "library-bar");
+      await search.fill("没有这样的歌");
+      await popup.getByText("没有匹配的曲目。").waitFor();
+      await search.fill("");
+      const item = popup.locator(`li.task[data-task-id="${rap}"]`);
+      await item.getByRole("button", { name: "详情", exact: true }).click();
+      const details = item.getByTestId("task-details");
+      await details.locator("dl").waitFor();
+      expect(await details.textContent()).toContain("平台任务 ID");
+      expect(await details.getByRole("button", { name: "使用这些设置" }).count()).toBe(1);
+      await browser.shoot(popup, "library-details");
+      await item.getByRole("button", { name: "收起详情" }).click();
+    });
+
+    it("makes and revokes a share link from the share panel in Chinese", async () => {
+      await waitForArchive(browser, stack, rap);
+      const item = popup.locator(`li.task[data-task-id="${rap}"]`);
+      await item.getByRole("button", { name: "分享", exact: true }).click();
+      const panel = item.getByTestId("share-panel");
+      expect(await panel.locator("select option").allTextContents()).toEqual([
+        "1 天",
+        "7 天",
+        "30 天",
+        "永不过期",
+      ]);
+      expect(await panel.locator("label.check").textContent()).toBe("显示提示词和歌词");
+      await panel.locator("select").selectOption("30d");
+      await panel.getByRole("button", { name: "创建链接" }).click();
+      const listed = panel.locator("li[data-share-id]");
+      await expect.poll(() => listed.textContent()).toMatch(/^有效期至 /);
+      expect(await panel.locator("input[readonly]").inputValue()).toMatch(
+        new RegExp(`^${stack.backendUrl}/s/`),
+      );
+      await browser.shoot(popup, "share-panel");
+      await listed.getByRole("button", { name: "撤销" }).click();
+      await expect.poll(() => listed.textContent()).toBe("已撤销");
     });
 
     it("asks to sign in again, in Chinese, after the authorization is revoked", async () => {

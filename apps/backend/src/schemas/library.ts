@@ -1,11 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { isoTime } from "./common.ts";
+import { TITLE_MAX_LENGTH } from "./task-states.ts";
 import { taskSchema } from "./task.ts";
 
-export { LIBRARY_SORTS, type LibrarySort } from "./task-states.ts";
-
-/** Longest title, in characters. */
-export const TITLE_MAX_LENGTH = 200;
+export { LIBRARY_SORTS, TITLE_MAX_LENGTH, type LibrarySort } from "./task-states.ts";
 
 // NUL and unpaired UTF-16 surrogates: Postgres cannot store them (lib/storable.ts).
 // eslint-disable-next-line no-control-regex

@@ -45,6 +45,9 @@ export type ArchiveFailure = (typeof ARCHIVE_FAILURES)[number];
 export const LIBRARY_SORTS = ["newest", "oldest", "title"] as const;
 export type LibrarySort = (typeof LIBRARY_SORTS)[number];
 
+/** Longest track title, in characters (code points): the rename schema's limit, told by clients before asking. */
+export const TITLE_MAX_LENGTH = 200;
+
 /** How long a share link lives, as its owner chooses. */
 export const SHARE_EXPIRIES = ["1d", "7d", "30d", "never"] as const;
 export type ShareExpiry = (typeof SHARE_EXPIRIES)[number];

@@ -31,12 +31,21 @@ const VIEWS = [
   "entrypoints/options/main.tsx",
 ];
 const ALLOWED_CORE = ["@overture/core/music", "@overture/core/task", "@overture/core/form"];
+/** The backend's client entry: its run-time part is constants only (checked below). */
+const BACKEND_API = "@overture/backend/api";
+const BACKEND_API_FILE = resolve(process.cwd(), "../backend/src/api.ts");
+
+/** A module's run-time imports and re-exports (comments left out: their examples are no imports). */
+function runtimeImports(file: string): string[] {
+  const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+  return [...code.matchAll(IMPORT)].map((match) => match[1] ?? match[2] ?? "");
+}
 
 describe.each(VIEWS)("the %s bundle", (entry) => {
-  it("imports only core's zod-free subpaths (./music, ./task, ./form) and no zod or hono", () => {
+  it("imports only core's zod-free subpaths, the backend's constants, and no zod or hono", () => {
     const { packages } = reach(entry);
-    const core = packages.filter((p) => p.startsWith("@overture/"));
-    expect(core.filter((p) => !ALLOWED_CORE.includes(p))).toEqual([]);
+    const ours = packages.filter((p) => p.startsWith("@overture/"));
+    expect(ours.filter((p) => !ALLOWED_CORE.includes(p) && p !== BACKEND_API)).toEqual([]);
     expect(packages.filter((p) => p === "zod" || p.startsWith("hono"))).toEqual([]);
   });
 
@@ -48,6 +57,17 @@ describe.each(VIEWS)("the %s bundle", (entry) => {
     expect(
       reach(entry).files.filter((f) => f.startsWith("testing/") || f.includes(".test.")),
     ).toEqual([]);
+  });
+});
+
+describe("@overture/backend/api at run time", () => {
+  it("re-exports only files that import nothing, so a view loads constants and no zod or hono", () => {
+    const reexports = runtimeImports(BACKEND_API_FILE);
+    expect(reexports).toContain("./schemas/task-states.ts");
+    for (const specifier of reexports) {
+      expect(specifier).toMatch(/^\.\//);
+      expect(runtimeImports(resolve(dirname(BACKEND_API_FILE), specifier))).toEqual([]);
+    }
   });
 });
 

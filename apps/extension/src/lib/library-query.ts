@@ -1,4 +1,5 @@
 import type { LibrarySort } from "@overture/backend/api";
+import type { Task } from "./types.ts";
 
 /** The library bar's filters: everything, favourites, or one group of states. */
 export const LIBRARY_FILTERS = ["all", "favourites", "active", "success", "failed"] as const;
@@ -35,6 +36,25 @@ const STATUSES: Partial<Record<LibraryFilter, string>> = {
   success: "success",
   failed: "failure,rejected,cancelled,unknown",
 };
+
+/** The text search looks in, as the backend's ILIKE does: title, prompt and lyrics. */
+function searchedText(task: Task): string[] {
+  const text = (key: string) => (typeof task.params[key] === "string" ? task.params[key] : "");
+  return [task.title, text("prompt"), text("lyrics")];
+}
+
+/**
+ * Whether a task belongs in a library query's results, judged here the way the backend would:
+ * for tasks the view learns of itself (a new one, a rename, a new status) while a search shows.
+ */
+export function matchesQuery(task: Task, query: LibraryQuery): boolean {
+  if (task.deleted_at !== null) return false;
+  if (query.filter === "favourites" && !task.favourite) return false;
+  const statuses = STATUSES[query.filter];
+  if (statuses && !statuses.split(",").includes(task.status)) return false;
+  const q = query.q.trim().toLowerCase();
+  return q === "" || searchedText(task).some((text) => text.toLowerCase().includes(q));
+}
 
 /** `GET /api/tasks`'s query parameters for a library query (and a page's cursor). */
 export function listParams(query: LibraryQuery, cursor?: string): Record<string, string> {

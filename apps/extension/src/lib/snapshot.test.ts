@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { task } from "../testing/fixtures.ts";
-import { SNAPSHOT_TASK_LIMIT, activeCount, mergeTasks, newlyFinished } from "./snapshot.ts";
+import {
+  DELETIONS_KEPT,
+  SNAPSHOT_TASK_LIMIT,
+  activeCount,
+  mergeTasks,
+  newlyFinished,
+  noteDeletions,
+} from "./snapshot.ts";
+
+const T1 = "2025-01-01T10:00:01.000Z";
+const T2 = "2025-01-01T10:00:02.000Z";
 
 describe("task list merging", () => {
   it("orders tasks newest first", () => {
@@ -77,5 +87,34 @@ describe("finished tasks and the active count", () => {
     expect(activeCount([task({ status: "unknown" }), task({ id: "t2", status: "queued" })])).toBe(
       1,
     );
+  });
+});
+
+describe("noting deletions", () => {
+  const deleted = (id: string, at: string) => task({ id, deleted_at: at, updated_at: at });
+
+  it("notes a deleted row by its id and time, newest first", () => {
+    expect(noteDeletions([], [deleted("a", T1), deleted("b", T2)])).toEqual([
+      { id: "b", at: T2 },
+      { id: "a", at: T1 },
+    ]);
+  });
+
+  it("forgets a deletion when a newer live row comes (a restore)", () => {
+    expect(noteDeletions([{ id: "a", at: T1 }], [task({ id: "a", updated_at: T2 })])).toEqual([]);
+  });
+
+  it("keeps a deletion when an older live row comes late (a stale page)", () => {
+    const known = [{ id: "a", at: T2 }];
+    expect(noteDeletions(known, [task({ id: "a", updated_at: T1 })])).toBe(known);
+  });
+
+  it("keeps only the newest deletions", () => {
+    const rows = Array.from({ length: DELETIONS_KEPT + 1 }, (_, i) =>
+      deleted(`t${String(i)}`, new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString()),
+    );
+    const noted = noteDeletions([], rows);
+    expect(noted).toHaveLength(DELETIONS_KEPT);
+    expect(noted.map((d) => d.id)).not.toContain("t0");
   });
 });

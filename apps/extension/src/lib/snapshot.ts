@@ -18,6 +18,11 @@ export interface Snapshot {
   connectivity: Connectivity;
   selection: Selection | null;
   tasks: Task[];
+  /**
+   * Tasks recently deleted (here or on another device), so that a view drops them from older
+   * pages and search results it fetched itself, which the snapshot's `tasks` do not cover.
+   */
+  deletions: Deletion[];
   nextCursor: string | null;
   quota: Quota | null;
   /** Whether the selected account has a webhook secret (live callbacks) or polling only. */
@@ -27,6 +32,12 @@ export interface Snapshot {
   updatedAt: number;
 }
 
+/** A deleted task: its id and the `updated_at` of the row that said so. */
+export interface Deletion {
+  id: string;
+  at: string;
+}
+
 export const EMPTY_SNAPSHOT: Snapshot = {
   auth: "signed_out",
   user: null,
@@ -34,6 +45,7 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   connectivity: "online",
   selection: null,
   tasks: [],
+  deletions: [],
   nextCursor: null,
   quota: null,
   webhookConfigured: null,
@@ -94,6 +106,32 @@ export function mergeTasks(known: readonly Task[], fresh: readonly Task[]): Task
     .filter((task) => task.deleted_at === null)
     .sort(newestFirst)
     .slice(0, SNAPSHOT_TASK_LIMIT);
+}
+
+/** How many deletions the snapshot remembers (a view's older pages hold at most a few hundred rows). */
+export const DELETIONS_KEPT = 200;
+
+/**
+ * Notes the deletions among fresh task rows, and forgets the ones a newer row undid (a restore).
+ * An older row does not undo a deletion: a late page may still carry the task as it was.
+ */
+export function noteDeletions(known: readonly Deletion[], fresh: readonly Task[]): Deletion[] {
+  const byId = new Map(known.map((deletion) => [deletion.id, deletion]));
+  let changed = false;
+  for (const task of fresh) {
+    const current = byId.get(task.id);
+    if (task.deleted_at !== null) {
+      if (current && current.at >= task.updated_at) continue;
+      byId.set(task.id, { id: task.id, at: task.updated_at });
+      changed = true;
+    } else if (current && current.at < task.updated_at) {
+      byId.delete(task.id);
+      changed = true;
+    }
+  }
+  // Unchanged: the same array, so that the snapshot is not rewritten for nothing.
+  if (!changed) return known as Deletion[];
+  return [...byId.values()].sort((a, b) => b.at.localeCompare(a.at)).slice(0, DELETIONS_KEPT);
 }
 
 /** Tasks that were active before and are final now: each deserves one notification. */

@@ -27,17 +27,24 @@ export async function backendUrl(): Promise<string | null> {
 }
 
 /** v2 adds `webhookRefusals` (none known yet). Anything but an object is refused, not replaced. */
-export function migrateSnapshotV2(old: unknown): Snapshot {
+export function migrateSnapshotV2(old: unknown): Omit<Snapshot, "deletions"> {
   if (typeof old !== "object" || old === null || Array.isArray(old))
     throw new TypeError("snapshot v1 must be an object");
-  return { ...(old as Omit<Snapshot, "webhookRefusals">), webhookRefusals: [] };
+  return { ...(old as Omit<Snapshot, "webhookRefusals" | "deletions">), webhookRefusals: [] };
 }
 
-/** Last known state for instant rendering. v2 (see {@link migrateSnapshotV2}). */
+/** v3 adds `deletions` (none known yet). Anything but an object is refused, not replaced. */
+export function migrateSnapshotV3(old: unknown): Snapshot {
+  if (typeof old !== "object" || old === null || Array.isArray(old))
+    throw new TypeError("snapshot v2 must be an object");
+  return { ...(old as Omit<Snapshot, "deletions">), deletions: [] };
+}
+
+/** Last known state for instant rendering. v3 (see {@link migrateSnapshotV3}). */
 export const snapshotItem = defineVersionedItem<Snapshot>("local:snapshot", {
   fallback: EMPTY_SNAPSHOT,
-  version: 2,
-  migrations: { 2: migrateSnapshotV2 },
+  version: 3,
+  migrations: { 2: migrateSnapshotV2, 3: migrateSnapshotV3 },
 });
 
 /** How the views look and speak: "auto" follows the browser. */

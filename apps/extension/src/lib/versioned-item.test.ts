@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { MigrationError } from "wxt/utils/storage";
 import { EMPTY_SNAPSHOT } from "./snapshot.ts";
-import { migrateDraftV2, migrateSnapshotV2 } from "./storage.ts";
+import { migrateDraftV2, migrateSnapshotV2, migrateSnapshotV3 } from "./storage.ts";
 import { defineVersionedItem } from "./versioned-item.ts";
 
 // Each test uses its own key: WXT starts an item's migration when the item is defined.
@@ -116,11 +116,23 @@ describe("compose draft migration v1 → v2", () => {
 
 describe("snapshot migration v1 → v2", () => {
   it("keeps every v1 field and adds no known refusals", () => {
-    const { webhookRefusals: _, ...v1 } = { ...EMPTY_SNAPSHOT, auth: "signed_in" as const };
-    expect(migrateSnapshotV2(v1)).toEqual({ ...EMPTY_SNAPSHOT, auth: "signed_in" });
+    const { deletions: _, ...v2 } = { ...EMPTY_SNAPSHOT, auth: "signed_in" as const };
+    const { webhookRefusals: __, ...v1 } = v2;
+    expect(migrateSnapshotV2(v1)).toEqual(v2);
   });
 
   it("refuses a v1 value that is not an object", () => {
     expect(() => migrateSnapshotV2("snapshot")).toThrow(TypeError);
+  });
+});
+
+describe("snapshot migration v2 → v3", () => {
+  it("keeps every v2 field and knows of no deletions yet", () => {
+    const { deletions: _, ...v2 } = { ...EMPTY_SNAPSHOT, auth: "signed_in" as const };
+    expect(migrateSnapshotV3(v2)).toEqual({ ...EMPTY_SNAPSHOT, auth: "signed_in" });
+  });
+
+  it("refuses a v2 value that is not an object", () => {
+    expect(() => migrateSnapshotV3(["snapshot"])).toThrow(TypeError);
   });
 });

@@ -1,5 +1,6 @@
 import { html, raw } from "hono/html";
 import type { PeaksJson } from "../../schemas/archive.ts";
+import { defaultTitle } from "../../services/tasks/title.ts";
 
 /**
  * The share page's policy: no script at all (the waveform is inline SVG drawn here, the player
@@ -59,6 +60,22 @@ const shell = (title: string, body: unknown) =>
         <footer>Shared with Overture.</footer>
       </body>
     </html>`;
+
+/** What a link without the text calls a track whose title is still its prompt's first line. */
+export const UNNAMED_SHARED_TITLE = "Shared track";
+
+/**
+ * The title a visitor sees. A track never renamed is titled with its prompt's first line
+ * (`defaultTitle`): shown only when the owner chose to show the prompt, else a neutral name.
+ */
+export function publicTitle(
+  task: { title: string; params: Record<string, unknown> },
+  includeText: boolean,
+): string {
+  return includeText || task.title !== defaultTitle(task.params.prompt)
+    ? task.title
+    : UNNAMED_SHARED_TITLE;
+}
 
 export interface SharePageView {
   token: string;

@@ -8,7 +8,7 @@ import { shareCreateSchema } from "../../schemas/share.ts";
 import type { AppDeps } from "../../services/index.ts";
 import { toPeaksJson } from "../archive/peaks-json.ts";
 import { serveStoredFile } from "../archive/serve-file.ts";
-import { SHARE_PAGE_CSP, shareGonePage, sharePage } from "./share-page.ts";
+import { SHARE_PAGE_CSP, publicTitle, shareGonePage, sharePage } from "./share-page.ts";
 import {
   createShare,
   listShares,
@@ -36,7 +36,8 @@ function attachmentName(title: string): string {
 /**
  * Share links: the owner's routes (create, list, revoke) and the public ones under `/s/`, which
  * need no session, are rate-limited per address, and show the track's title, waveform and MP3
- * only (its prompt and lyrics when the owner chose), never its owner, ids or platform links.
+ * only (its prompt and lyrics when the owner chose, and a title that is the prompt's first line
+ * only then), never its owner, ids or platform links.
  */
 export function sharesRouter(deps: AppDeps) {
   const { sessions, shares, archive, rateLimits } = deps.services;
@@ -52,11 +53,11 @@ export function sharesRouter(deps: AppDeps) {
 
   /** The shared track's MP3 (or the original if that is one), readable here. */
   async function sharedAudio(token: string) {
-    const { task } = await shares.resolve(token);
+    const { share, task } = await shares.resolve(token);
     const file =
       task.archiveStatus === "archived" ? await archive.audioFile(task.id, "mp3") : undefined;
     if (!file) throw new ApiError(404, NOT_ARCHIVED, "This track's audio is no longer available.");
-    return { task, file };
+    return { share, task, file };
   }
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -91,7 +92,7 @@ export function sharesRouter(deps: AppDeps) {
       return c.html(
         sharePage({
           token,
-          title: task.title,
+          title: publicTitle(task, share.includeText),
           peaks: peaks ? toPeaksJson(peaks) : undefined,
           ...(share.includeText
             ? { text: { prompt: text("prompt"), lyrics: text("lyrics") } }
@@ -101,13 +102,15 @@ export function sharesRouter(deps: AppDeps) {
       );
     })
     .openapi(shareAudio, async (c) => {
-      const { task, file } = await sharedAudio(c.req.valid("param").token);
+      const { share, task, file } = await sharedAudio(c.req.valid("param").token);
       const response = serveStoredFile(archive.files, file, c.req.valid("header"));
       // Revalidated each time, so a revoked link stops playing at once; no task id in the name.
       response.headers.set("Cache-Control", "private, no-cache");
       response.headers.set(
         "Content-Disposition",
-        c.req.valid("query").download === "1" ? attachmentName(task.title) : "inline",
+        c.req.valid("query").download === "1"
+          ? attachmentName(publicTitle(task, share.includeText))
+          : "inline",
       );
       return response;
     })

@@ -1,4 +1,5 @@
 import { fireEvent, render, screen, within } from "@testing-library/preact";
+import { TITLE_MAX_LENGTH } from "@overture/backend/api";
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, task } from "../../testing/fixtures.ts";
@@ -92,6 +93,21 @@ describe("library actions on a finished task", () => {
     fireEvent.keyDown(input, { key: "Enter" });
     expect(screen.getByRole("alert").textContent).toBe("A title has at most 200 characters.");
     expect(backend.calls("PATCH", "/api/tasks/t1")).toHaveLength(0);
+  });
+
+  it("sends a title of exactly the backend's limit, counted in characters, not UTF-16 units", async () => {
+    await signedIn({ tasks: [done()] });
+    const title = "🎵".repeat(TITLE_MAX_LENGTH);
+    const backend = fakeBackend({
+      "PATCH /api/tasks/t1": () => json(done({ title, updated_at: CHANGED })),
+    });
+    startTestBackground(backend);
+    show(done());
+    fireEvent.click(screen.getByRole("button", { name: "Rename" }));
+    const input = screen.getByRole("textbox", { name: "Title" });
+    fireEvent.input(input, { target: { value: title } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(await patched(backend)).toEqual({ title });
   });
 
   it("shows the backend's refusal of a rename and keeps the editor open", async () => {

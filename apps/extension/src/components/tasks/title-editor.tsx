@@ -1,3 +1,4 @@
+import { TITLE_MAX_LENGTH } from "@overture/backend/api";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { i18n } from "../../lib/i18n.ts";
 import { send } from "../../lib/messages.ts";
@@ -5,12 +6,9 @@ import { errorText } from "../../lib/texts.ts";
 import type { Task } from "../../lib/types.ts";
 
 /**
- * The backend's longest title (`TITLE_MAX_LENGTH` of its library schema, which its client entry
- * does not export); the backend still decides, this only spares a round trip.
+ * Why a title cannot be saved as typed, or null: the backend's own rules and limit, told before
+ * asking (the backend still decides; this only spares a round trip).
  */
-export const TITLE_MAX_LENGTH = 200;
-
-/** Why a title cannot be saved as typed, or null (the backend's own rules, told before asking). */
 export function titleProblem(title: string): string | null {
   const trimmed = title.trim();
   if (!trimmed) return i18n.t("task.titleEmpty");

@@ -4,6 +4,7 @@ import {
   type LibraryQuery,
   isDefaultQuery,
 } from "../../lib/library-query.ts";
+import { libraryRows } from "../../lib/library-rows.ts";
 import { send } from "../../lib/messages.ts";
 import type { Snapshot } from "../../lib/snapshot.ts";
 import { errorText } from "../../lib/texts.ts";
@@ -12,19 +13,9 @@ import type { Task } from "../../lib/types.ts";
 /** Typing pauses this long before the library is searched (one request per pause, not per key). */
 export const SEARCH_DEBOUNCE_MS = 300;
 
-/** A fresher copy of each listed task from the live snapshot (a rename, a new status). */
-function refreshed(rows: readonly Task[], live: readonly Task[]): Task[] {
-  const byId = new Map(live.map((task) => [task.id, task]));
-  return rows.map((row) => {
-    const fresh = byId.get(row.id);
-    return fresh && fresh.updated_at >= row.updated_at ? fresh : row;
-  });
-}
-
 /**
- * The list the task panel shows. With the default query: the snapshot's live newest tasks, then
- * older pages. With a search, filter or sort: the backend's pages for it (kept fresh by the
- * snapshot's rows). Tasks deleted here are hidden from both at once.
+ * The task panel's library state: the query (the search text applied after a pause), the pages
+ * fetched for it, and tasks deleted here; `tasks` is what to show (see `libraryRows`).
  */
 export function useLibrary(snapshot: Snapshot) {
   const [query, setQuery] = useState<LibraryQuery>(DEFAULT_LIBRARY_QUERY);
@@ -61,7 +52,12 @@ export function useLibrary(snapshot: Snapshot) {
     page
       .then((answer) => {
         if (request !== latest.current) return;
-        setPages((rows) => (after ? [...rows, ...answer.tasks] : answer.tasks));
+        setPages((rows) => {
+          if (!after) return answer.tasks;
+          // A task can move between pages while they load (a new one pushes the rest down).
+          const known = new Set(rows.map((row) => row.id));
+          return [...rows, ...answer.tasks.filter((task) => !known.has(task.id))];
+        });
         setCursor(answer.next_cursor);
       })
       .catch((error: unknown) => {
@@ -76,14 +72,14 @@ export function useLibrary(snapshot: Snapshot) {
     load(applied, null);
   }, [applied]);
 
-  const visible = (task: Task) => !hidden.has(task.id);
-  let tasks: Task[];
-  if (searching) {
-    tasks = refreshed(pages, snapshot.tasks).filter(visible);
-  } else {
-    const known = new Set(snapshot.tasks.map((task) => task.id));
-    tasks = [...snapshot.tasks, ...pages.filter((task) => !known.has(task.id) && visible(task))];
-  }
+  const tasks = libraryRows({
+    live: snapshot.tasks,
+    pages,
+    more: cursor !== null,
+    query: applied,
+    deletions: snapshot.deletions,
+    hidden,
+  });
 
   const show = (task: Task, shown: boolean) => {
     setHidden((ids) => {

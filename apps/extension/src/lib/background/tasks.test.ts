@@ -128,3 +128,23 @@ describe("quota after a change of the active tasks", () => {
     expect((await snapshotItem.getValue()).quota?.available).toBe(2);
   });
 });
+
+describe("deletions in the snapshot", () => {
+  it("notes a task deleted on another device, so views drop it from their own pages", async () => {
+    await signedIn({ tasks: [task({ status: "success" })] });
+    const { ctx } = startTestBackground(fakeBackend());
+    await applyTasks(ctx, [
+      task({ status: "success", deleted_at: later(1), updated_at: later(1) }),
+    ]);
+    const stored = await snapshotItem.getValue();
+    expect(stored.tasks).toEqual([]);
+    expect(stored.deletions).toEqual([{ id: "t1", at: later(1) }]);
+  });
+
+  it("forgets the deletion when the task is restored", async () => {
+    await signedIn({ deletions: [{ id: "t1", at: later(1) }] });
+    const { ctx } = startTestBackground(fakeBackend());
+    await applyTasks(ctx, [task({ status: "success", updated_at: later(2) })]);
+    expect((await snapshotItem.getValue()).deletions).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import { activeCount, isActive, mergeTasks, newlyFinished } from "../snapshot.ts";
+import { activeCount, isActive, mergeTasks, newlyFinished, noteDeletions } from "../snapshot.ts";
 import type { Task } from "../types.ts";
 import { showActiveCount } from "./badge.ts";
 import type { Context } from "./context.ts";
@@ -14,6 +14,7 @@ export async function applyTasks(ctx: Context, fresh: readonly Task[]): Promise<
   const { before, after } = await ctx.store.update((s) => ({
     ...s,
     tasks: mergeTasks(s.tasks, fresh),
+    deletions: noteDeletions(s.deletions, fresh),
   }));
   await settle(before.tasks, after.tasks);
   // A task that ended freed a slot (or a queued one took it): the quota shown must follow.
