@@ -159,6 +159,30 @@ describeEachDriver("share links: create, list, revoke, expire, and the public pa
     expect(await (await t.request(withText)).text()).toContain("<h1>hidden first line</h1>");
   });
 
+  it("speaks Chinese to a visitor whose browser prefers it, English otherwise", async () => {
+    const path = publicPath((await share({ include_text: true })).body);
+    const page = async (acceptLanguage: string) => {
+      const response = await t.request(path, { headers: { "Accept-Language": acceptLanguage } });
+      expect(response.headers.get("vary")).toMatch(/accept-language/i);
+      return response.text();
+    };
+    const zh = await page("zh-CN,zh;q=0.9,en;q=0.8");
+    expect(zh).toContain('<html lang="zh-CN">');
+    expect(zh).toContain("下载 MP3");
+    expect(zh).toContain("<h2>提示词</h2>");
+    const en = await page("en-US,en;q=0.9,zh;q=0.5");
+    expect(en).toContain('<html lang="en">');
+    expect(en).toContain("Download MP3");
+  });
+
+  it("tells a Chinese-speaking visitor in Chinese that a link is gone", async () => {
+    const created = (await share()).body;
+    await t.request(`/api/shares/${created.id}`, { method: "DELETE", session: user.session });
+    const gone = await t.request(publicPath(created), { headers: { "Accept-Language": "zh-CN" } });
+    expect(gone.status).toBe(410);
+    expect(await gone.text()).toContain("此分享链接已被撤销或已过期。");
+  });
+
   it("answers 410 once revoked, for the page, the audio and the peaks", async () => {
     const created = (await share()).body;
     const path = publicPath(created);

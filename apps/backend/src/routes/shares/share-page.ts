@@ -1,6 +1,7 @@
 import { html, raw } from "hono/html";
 import type { PeaksJson } from "../../schemas/archive.ts";
 import { defaultTitle } from "../../services/tasks/title.ts";
+import type { ShareTexts } from "./share-texts.ts";
 
 /**
  * The share page's policy: no script at all (the waveform is inline SVG drawn here, the player
@@ -43,9 +44,9 @@ const STYLE = `
   footer { margin-top: 2rem; color: #777; font-size: .85rem; }
 `;
 
-const shell = (title: string, body: unknown) =>
+const shell = (t: ShareTexts, title: string, body: unknown) =>
   html`<!doctype html>
-    <html lang="en">
+    <html lang="${t.lang}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -57,12 +58,9 @@ const shell = (title: string, body: unknown) =>
       </head>
       <body>
         ${body}
-        <footer>Shared with Overture.</footer>
+        <footer>${t.footer}</footer>
       </body>
     </html>`;
-
-/** What a link without the text calls a track whose title is still its prompt's first line. */
-export const UNNAMED_SHARED_TITLE = "Shared track";
 
 /**
  * The title a visitor sees. A track never renamed is titled with its prompt's first line
@@ -71,13 +69,13 @@ export const UNNAMED_SHARED_TITLE = "Shared track";
 export function publicTitle(
   task: { title: string; params: Record<string, unknown> },
   includeText: boolean,
+  t: ShareTexts,
 ): string {
-  return includeText || task.title !== defaultTitle(task.params.prompt)
-    ? task.title
-    : UNNAMED_SHARED_TITLE;
+  return includeText || task.title !== defaultTitle(task.params.prompt) ? task.title : t.unnamed;
 }
 
 export interface SharePageView {
+  texts: ShareTexts;
   token: string;
   title: string;
   peaks: PeaksJson | undefined;
@@ -89,39 +87,42 @@ export interface SharePageView {
 export function sharePage(view: SharePageView) {
   const base = `/s/${view.token}`;
   const wave = waveformPath(view.peaks);
+  const t = view.texts;
   return shell(
+    t,
     view.title,
     html`<h1>${view.title}</h1>
       <svg
         viewBox="0 0 ${wave.width} 100"
         preserveAspectRatio="none"
         role="img"
-        aria-label="Waveform"
+        aria-label="${t.waveform}"
       >
         <path d="${wave.d}" />
       </svg>
       <audio controls preload="metadata" src="${base}/audio"></audio>
-      <p><a class="download" href="${base}/audio?download=1" download>Download MP3</a></p>
+      <p><a class="download" href="${base}/audio?download=1" download>${t.download}</a></p>
       ${
         view.text?.prompt
-          ? html`<h2>Prompt</h2>
+          ? html`<h2>${t.prompt}</h2>
               <p>${view.text.prompt}</p>`
           : ""
       }
       ${
         view.text?.lyrics
-          ? html`<h2>Lyrics</h2>
+          ? html`<h2>${t.lyrics}</h2>
               <pre>${view.text.lyrics}</pre>`
           : ""
       }`,
   );
 }
 
-/** What a visitor sees for a link that is unknown, revoked or expired. */
-export function shareGonePage(message: string) {
+/** What a visitor sees for a link that is unknown (404), or revoked or expired (410). */
+export function shareGonePage(t: ShareTexts, status: 404 | 410) {
   return shell(
-    "Not available",
-    html`<h1>Not available</h1>
-      <p>${message}</p>`,
+    t,
+    t.goneTitle,
+    html`<h1>${t.goneTitle}</h1>
+      <p>${status === 410 ? t.gone : t.notFound}</p>`,
   );
 }

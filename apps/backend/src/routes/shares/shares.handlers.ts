@@ -9,6 +9,7 @@ import type { AppDeps } from "../../services/index.ts";
 import { toPeaksJson } from "../archive/peaks-json.ts";
 import { serveStoredFile } from "../archive/serve-file.ts";
 import { SHARE_PAGE_CSP, publicTitle, shareGonePage, sharePage } from "./share-page.ts";
+import { shareTexts } from "./share-texts.ts";
 import {
   createShare,
   listShares,
@@ -80,19 +81,24 @@ export function sharesRouter(deps: AppDeps) {
       const { token } = c.req.valid("param");
       c.header("Content-Security-Policy", SHARE_PAGE_CSP);
       c.header("Cache-Control", "no-store");
+      c.header("Vary", "Accept-Language");
+      const texts = shareTexts(c.req.header("accept-language"));
       const found = await shares.resolve(token).catch((error: unknown) => {
         if (error instanceof ApiError) return error;
         throw error;
       });
       if (found instanceof ApiError)
-        return c.html(shareGonePage(found.message), found.status === 410 ? 410 : 404);
+        return found.status === 410
+          ? c.html(shareGonePage(texts, 410), 410)
+          : c.html(shareGonePage(texts, 404), 404);
       const { share, task } = found;
       const peaks = await archive.peaks(task.id);
       const text = (key: string) => (typeof task.params[key] === "string" ? task.params[key] : "");
       return c.html(
         sharePage({
+          texts,
           token,
-          title: publicTitle(task, share.includeText),
+          title: publicTitle(task, share.includeText, texts),
           peaks: peaks ? toPeaksJson(peaks) : undefined,
           ...(share.includeText
             ? { text: { prompt: text("prompt"), lyrics: text("lyrics") } }
@@ -109,7 +115,9 @@ export function sharesRouter(deps: AppDeps) {
       response.headers.set(
         "Content-Disposition",
         c.req.valid("query").download === "1"
-          ? attachmentName(publicTitle(task, share.includeText))
+          ? attachmentName(
+              publicTitle(task, share.includeText, shareTexts(c.req.header("accept-language"))),
+            )
           : "inline",
       );
       return response;
