@@ -266,7 +266,7 @@ export async function intakeSuite(settings: BenchSettings): Promise<Section[]> {
           `(batch ${fmt(last?.batchSize ?? 0)}, ${fmt(last?.transactionsPerSecond ?? 0)} tx/s, idle ${fmt(last?.cpuIdle ?? 0)} %), ` +
           `(c) ${fmt(results.naive.at(-1)?.load.perSecond ?? 0)}/s, (c+) ${fmt(results.naivePlus.at(-1)?.load.perSecond ?? 0)}/s, ` +
           `pool8 ${fmt(results.pool[8].at(-1)?.perSecond ?? 0)}/s, pgbench8 ${fmt(results.pgbench[8].at(-1)?.perSecond ?? 0)}/s, ` +
-          `open ${fmt(results.open.pg.at(-1)?.load.perSecond ?? 0)}/s p99 ${fmt(results.open.pg.at(-1)?.load.latency.p99 ?? 0)} ms; ` +
+          `open answered ${fmt(results.open.pg.at(-1)?.load.openLoop?.answeredPerSecond ?? 0)}/s of ${fmt(results.open.pg.at(-1)?.rate ?? 0)}/s p99 ${fmt(results.open.pg.at(-1)?.load.latency.p99 ?? 0)} ms; ` +
           `pglite intake ${fmt(results.intake.pglite.at(-1)?.load.perSecond ?? 0)}/s, (b) ${fmt(results.refs.pglite.at(-1)?.result.perSecond ?? 0)}/s`,
       );
     }
