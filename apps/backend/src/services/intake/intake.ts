@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { callbackEventSchema, taskErrorMessage } from "@overture/core/schemas";
+import { taskErrorMessage } from "@overture/core/schemas";
 import {
   readWebhookBody,
   verifyWebhookSync,
@@ -10,6 +10,7 @@ import type { Metrics } from "../../lib/metrics.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import { costOf } from "../tasks/merge.ts";
 import type { Batcher } from "./batcher.ts";
+import { readCallbackEvent } from "./callback-event.ts";
 import type { IntakeLookup, SecretSet, WebhookTarget } from "./lookup.ts";
 import type { RejectionRecorder } from "./rejections.ts";
 import {
@@ -142,17 +143,16 @@ export function createIntake(options: {
       // would come back on a retry), so a 400 saying which, and nothing is applied.
       const read = readWebhookBody(delivery.body);
       if (!read.ok) return refuse(target, 400, MALFORMED_BODY, `${read.message}.`);
-      const parsed = callbackEventSchema.safeParse(read.json);
-      if (!parsed.success) {
-        const fields = parsed.error.issues.map((i) => i.path.join(".") || "body").join(", ");
+      const parsed = readCallbackEvent(read.json);
+      if (!parsed.ok) {
         return refuse(
           target,
           400,
           MALFORMED_BODY,
-          `The callback event lacks or misformats: ${fields} (spec 2.7).`,
+          `The callback event lacks or misformats: ${parsed.fields} (spec 2.7).`,
         );
       }
-      const event = parsed.data;
+      const { event } = parsed;
       if (target.platformTaskId && target.platformTaskId !== event.task_id) {
         return refuse(
           target,
