@@ -3,6 +3,7 @@ import { taskErrorMessage } from "@overture/core/schemas";
 import {
   readWebhookBody,
   verifyWebhookSync,
+  type WebhookHeaders,
   type WebhookVerification,
 } from "@overture/core/webhook";
 import type { Logger } from "../../lib/logger.ts";
@@ -11,6 +12,7 @@ import { sha256Hex } from "../../lib/secrets.ts";
 import { costOf } from "../tasks/merge.ts";
 import type { Batcher } from "./batcher.ts";
 import { readCallbackEvent } from "./callback-event.ts";
+import { callbackKey } from "./callback-key.ts";
 import type { IntakeLookup, SecretSet, WebhookTarget } from "./lookup.ts";
 import type { RejectionRecorder } from "./rejections.ts";
 import {
@@ -28,7 +30,8 @@ export type IntakeAnswer =
 export interface Delivery {
   /** The URL the platform called, as received (its query is signed, spec 4.9). */
   url: string;
-  headers: Headers;
+  /** Fetch `Headers` (the app's route) or Node's `req.headers` (server/webhook-edge.ts). */
+  headers: WebhookHeaders;
   /** The body's bytes as received: verified as they are, decoded only afterwards (spec 4.9). */
   body: Uint8Array;
 }
@@ -115,7 +118,7 @@ export function createIntake(options: {
 
   return {
     async handle(delivery: Delivery): Promise<IntakeAnswer> {
-      const key = new URL(delivery.url).searchParams.get("k");
+      const key = callbackKey(delivery.url);
       if (!key || key.length > MAX_KEY_LENGTH) return unknownTask("missing_key");
       const keyHash = sha256Hex(key);
       const target = await lookup.target(keyHash);
