@@ -3,7 +3,6 @@ import type { Database } from "../src/db/client.ts";
 import { createMetrics } from "../src/lib/metrics.ts";
 import { appendTaskEvents } from "../src/services/events/append.ts";
 import { createEventHub } from "../src/services/events/hub.ts";
-import type { Task } from "../src/schemas/task.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
 import { readSse } from "./support/sse.ts";
@@ -52,7 +51,7 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
             taskId: task.id,
             status: "in_progress",
             source: "webhook",
-            payload: { ...task, status: "in_progress" } as Task,
+            payload: { ...task, status: "in_progress" },
             createdAt: new Date(),
           },
         ],

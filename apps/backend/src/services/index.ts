@@ -84,7 +84,9 @@ export function createServices(base: BaseDeps) {
   });
   // This instance's streams get the intake's events at commit, not after their NOTIFY.
   const webhookIntake = createWebhookIntake(runtime, {
-    committedEvents: () => liveEvents.committedHere(),
+    committedEvents: () => {
+      liveEvents.committedHere();
+    },
   });
   // Re-seals values of retired encryption keys.
   const resealer = createResealer(base);

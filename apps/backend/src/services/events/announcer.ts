@@ -46,10 +46,18 @@ export function createAnnouncer(options: { db: AppDatabase; logger: Logger; dela
     // ones that come while it is sent coalesce into the next.
     if (delayMs > 0) {
       const handle = setTimeout(fire, delayMs);
-      timer = { cancel: () => clearTimeout(handle) };
+      timer = {
+        cancel: () => {
+          clearTimeout(handle);
+        },
+      };
     } else {
       const handle = setImmediate(fire);
-      timer = { cancel: () => clearImmediate(handle) };
+      timer = {
+        cancel: () => {
+          clearImmediate(handle);
+        },
+      };
     }
   }
 
