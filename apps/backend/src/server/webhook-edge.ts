@@ -74,6 +74,7 @@ export function webhookEdge(deps: WebhookEdgeDeps) {
       status = result.status;
       answer(res, requestId, status, result.body);
     } catch (error) {
+      if (error === CLIENT_GONE) return; // nobody to answer, nothing was handed to the intake
       if (isDatabaseUnavailable(error)) {
         logger.warn({ requestId, err: errorSummary(error) }, "database unavailable");
         status = 503;
@@ -126,6 +127,8 @@ function plainQuery(url: string): boolean {
   return keys <= 1;
 }
 
+const CLIENT_GONE = new Error("the client closed the request before its body was read");
+
 /** The body's bytes; Node's parser delivers exactly the declared Content-Length. */
 function readBody(req: IncomingMessage): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
@@ -136,5 +139,9 @@ function readBody(req: IncomingMessage): Promise<Uint8Array> {
       resolve(chunks.length === 1 && only ? only : Buffer.concat(chunks));
     });
     req.on("error", reject);
+    // A client that goes away mid-body (or is cut by the request timeout) ends without "end".
+    req.on("close", () => {
+      if (!req.complete) reject(CLIENT_GONE);
+    });
   });
 }
