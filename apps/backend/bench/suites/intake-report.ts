@@ -86,7 +86,8 @@ export function intakeSection(results: IntakeResults, settings: BenchSettings): 
     ) => {
       const refRate = median(refRuns);
       const ratios = perRound.map((value, i) => value / (refRuns[i] ?? Number.NaN));
-      const met = target ? rate >= target.factor * refRate : undefined;
+      // A reference that measured nothing (a failed or starved run) meets no target.
+      const met = target ? refRate > 0 && rate >= target.factor * refRate : undefined;
       return figure(`${name}: events/s vs ${label}`, rate, "events/s", {
         reference: { name: refName, value: refRate },
         better: "higher",
@@ -161,8 +162,9 @@ export function intakeSection(results: IntakeResults, settings: BenchSettings): 
           })
         : ({ kept: false, reason: "no open-loop counts" } as const),
     );
-    const kept = verdicts.every((v) => v.kept);
+    const kept = opened.length > 0 && verdicts.every((v) => v.kept);
     const notKept = verdicts.flatMap((v, i) => (v.kept ? [] : [`round ${i + 1}: ${v.reason}`]));
+    if (opened.length === 0) notKept.push("no open-loop run: its reference measured nothing");
     const openedOf = driver === "pg" ? "(c)" : "(b)";
     figures.push(
       figure(`${name}: p99 at 1.3× ${openedOf} offered (open loop)`, openP99, "ms", {
