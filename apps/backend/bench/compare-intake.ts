@@ -5,6 +5,8 @@
 //   cp -r dist dist-old-base   (before the change; dist-old-* and dist-next-* are git- and lint-ignored)
 //   BENCH_COMPARE="base=dist-old-base/index.js,new=dist/index.js" \
 //   BENCH_RATE=1500 BENCH_ROUNDS=3 pnpm exec tsx bench/compare-intake.ts
+//   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" … (node options of every backend, e.g. a
+//   CPU profile written when it stops; --cpu-prof is refused in NODE_OPTIONS)
 import { resolve } from "node:path";
 import type { LoadRequest, LoadResult } from "./workers/webhook-load.ts";
 import { createPgDatabase, createPgTemplate } from "./lib/databases.ts";
@@ -26,6 +28,7 @@ const builds = (process.env.BENCH_COMPARE ?? "current=dist/index.js").split(",")
   return { name, path: resolve(BACKEND_DIR, path), env };
 });
 const rate = Number(process.env.BENCH_RATE ?? 0);
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const template = await createPgTemplate({ users: 100, tasks: EVENT_TASKS + 1 });
 const load = startWorker("webhook-load.ts");
 await load.call("ready");
@@ -97,7 +100,13 @@ try {
     for (const build of order) {
       for (const offered of rate > 0 ? [undefined, rate] : [undefined]) {
         const db = await createPgDatabase(template.name);
-        const backend = await startBackend({ url: db.url }, build.env, [], undefined, build.path);
+        const backend = await startBackend(
+          { url: db.url },
+          build.env,
+          nodeArgs,
+          undefined,
+          build.path,
+        );
         await sleep(IDLE_BEFORE_LOAD_MS);
         const [s0 = 0, c0 = 0] = await batches(backend.url);
         const cpu = cpuTimes();
@@ -115,7 +124,11 @@ try {
         line(
           `r${round} ${build.name}${offered ? ` @${offered}/s` : ""}`,
           result,
-          `batch ${fmt((s1 - s0) / (c1 - c0))} tx/s ${fmt((c1 - c0) / seconds)} idle ${fmt(idle)} % CPU/event: server ${fmt(ownMs)} µs, postgres ${fmt(pgMs)} µs`,
+          `${
+            offered && result.openLoop
+              ? `answered ${fmt(result.openLoop.answeredPerSecond)}/s backlog ${result.openLoop.backlogAtStart}→${result.openLoop.backlogAtEnd} `
+              : ""
+          }batch ${fmt((s1 - s0) / (c1 - c0))} tx/s ${fmt((c1 - c0) / seconds)} idle ${fmt(idle)} % CPU/event: server ${fmt(ownMs)} µs, postgres ${fmt(pgMs)} µs`,
         );
         await backend.child.stop();
         await db.drop();

@@ -7,6 +7,8 @@ import { createLogger, type Logger } from "./lib/logger.ts";
 import { createMetrics } from "./lib/metrics.ts";
 import { createVault } from "./lib/vault.ts";
 import { createSseTakeover, type SseTakeover } from "./server/sse-takeover.ts";
+import { webhookEdge } from "./server/webhook-edge.ts";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AppDeps, type BaseDeps, createServices } from "./services/index.ts";
 
 export interface BackendOverrides {
@@ -27,6 +29,8 @@ export interface Backend {
   deps: AppDeps;
   /** Live-event responses the app offers to be served on the Node response (server/listen.ts). */
   takeover: SseTakeover;
+  /** Webhook deliveries served on the Node request before the app (server/webhook-edge.ts). */
+  edge: (request: IncomingMessage, response: ServerResponse) => boolean;
   /** Starts the background workers, in the order `createServices` lists them. */
   start(): Promise<void>;
   /**
@@ -88,6 +92,7 @@ export async function createBackend(
     app,
     deps,
     takeover,
+    edge: webhookEdge(deps),
     async start() {
       if (overrides.workers === false) return;
       for (const worker of workers) await worker.start();

@@ -254,19 +254,23 @@ export async function intakeSuite(settings: BenchSettings): Promise<Section[]> {
       for (const step of rotate(pgliteSteps)) await step();
       // Then the target's question: offered 1.3× what the naive handler (c) answers (PGlite:
       // 1.3× its (b)), how fast is each event answered?
+      // A reference that measured nothing leaves nothing to offer: that round has no open loop.
       const pgOffered = OPEN_LOOP_FACTOR * (results.naive.at(-1)?.load.perSecond ?? 0);
-      results.open.pg.push(await fresh("pg", (t) => openLoopRun(t, `opg${r}`, pgOffered)));
+      if (pgOffered > 0)
+        results.open.pg.push(await fresh("pg", (t) => openLoopRun(t, `opg${r}`, pgOffered)));
       const pgliteOffered = OPEN_LOOP_FACTOR * (results.refs.pglite.at(-1)?.result.perSecond ?? 0);
-      results.open.pglite.push(
-        await fresh("pglite", (t) => openLoopRun(t, `opglite${r}`, pgliteOffered)),
-      );
+      if (pgliteOffered > 0) {
+        results.open.pglite.push(
+          await fresh("pglite", (t) => openLoopRun(t, `opglite${r}`, pgliteOffered)),
+        );
+      }
       const last = results.intake.pg.at(-1);
       settings.log(
         `  round ${round}: pg intake ${fmt(last?.load.perSecond ?? 0)}/s p99 ${fmt(last?.load.latency.p99 ?? 0)} ms ` +
           `(batch ${fmt(last?.batchSize ?? 0)}, ${fmt(last?.transactionsPerSecond ?? 0)} tx/s, idle ${fmt(last?.cpuIdle ?? 0)} %), ` +
           `(c) ${fmt(results.naive.at(-1)?.load.perSecond ?? 0)}/s, (c+) ${fmt(results.naivePlus.at(-1)?.load.perSecond ?? 0)}/s, ` +
           `pool8 ${fmt(results.pool[8].at(-1)?.perSecond ?? 0)}/s, pgbench8 ${fmt(results.pgbench[8].at(-1)?.perSecond ?? 0)}/s, ` +
-          `open ${fmt(results.open.pg.at(-1)?.load.perSecond ?? 0)}/s p99 ${fmt(results.open.pg.at(-1)?.load.latency.p99 ?? 0)} ms; ` +
+          `open answered ${fmt(results.open.pg.at(-1)?.load.openLoop?.answeredPerSecond ?? 0)}/s of ${fmt(results.open.pg.at(-1)?.rate ?? 0)}/s p99 ${fmt(results.open.pg.at(-1)?.load.latency.p99 ?? 0)} ms; ` +
           `pglite intake ${fmt(results.intake.pglite.at(-1)?.load.perSecond ?? 0)}/s, (b) ${fmt(results.refs.pglite.at(-1)?.result.perSecond ?? 0)}/s`,
       );
     }

@@ -152,7 +152,8 @@ function liveSection(
           `The webhook's own answer took p99 ${fmt(median(results.map((r) => r.webhook.p99)))} ms in the same run: ` +
           `${settings.liveRate} events/s, with ${settings.liveClients} streams to feed, is close to the most the intake ` +
           `commits on this machine (item 1, closed loop), so deliveries queue before they are stored. The live path ` +
-          `itself — NOTIFY, one read of task_events, the write to the stream — is not where the time goes: the ` +
+          `itself is not where the time goes (one instance: the intake's commit starts the read of task_events ` +
+          `directly; two: the NOTIFY sent after commit, then the read, then the write to the stream): the ` +
           `median event reached its stream ${fmt(median(results.map((r) => r.latency.p50 - r.webhook.p50)))} ms ` +
           `after its sender got the 2xx (negative: before).`,
       }),

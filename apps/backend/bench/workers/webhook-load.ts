@@ -36,6 +36,14 @@ export interface LoadResult {
   /** Answers 2xx, warm-up included (what the database must hold). */
   answered2xx: number;
   errors: number;
+  /** Open loop only: what bench/lib/open-loop.ts judges "kept up" by. */
+  openLoop?: {
+    /** Answers received within the measured window, per second. */
+    answeredPerSecond: number;
+    /** Deliveries due and not yet answered when the window opened, and when it closed. */
+    backlogAtStart: number;
+    backlogAtEnd: number;
+  };
 }
 
 async function run(request: LoadRequest): Promise<LoadResult> {
@@ -55,6 +63,9 @@ async function run(request: LoadRequest): Promise<LoadResult> {
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
+  // Answers received before the window opened and before it closed (open loop's backlog).
+  let answeredBeforeWindow = 0;
+  let answeredBeforeEnd = 0;
   const start = performance.now();
   const measureFrom = start + request.warmupMs;
   const end = measureFrom + request.durationMs;
@@ -81,6 +92,8 @@ async function run(request: LoadRequest): Promise<LoadResult> {
         const answer = await connection.send(bytes);
         const done = performance.now();
         statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+        if (done <= measureFrom) answeredBeforeWindow += 1;
+        if (done <= end) answeredBeforeEnd += 1;
         // Open loop: every delivery due in the window counts, however late its answer.
         if (sent >= measureFrom && (rate !== undefined || done <= end)) latencies.push(done - sent);
       } catch {
@@ -102,8 +115,21 @@ async function run(request: LoadRequest): Promise<LoadResult> {
     statuses,
     answered2xx,
     errors,
+    ...(rate === undefined
+      ? {}
+      : {
+          openLoop: {
+            answeredPerSecond:
+              (answeredBeforeEnd - answeredBeforeWindow) / (request.durationMs / 1000),
+            backlogAtStart: dueBy(measureFrom - start, rate) - answeredBeforeWindow,
+            backlogAtEnd: dueBy(end - start, rate) - answeredBeforeEnd,
+          },
+        }),
   };
 }
+
+/** Deliveries of the open loop's schedule due within `ms` of its start (the first is due at 0). */
+const dueBy = (ms: number, rate: number) => Math.floor((ms * rate) / 1000) + 1;
 
 // `ready` answers once the module (and what it imports) is loaded: the suite starts every
 // worker and waits for this before any measured window.

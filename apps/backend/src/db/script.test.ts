@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { inlineSql } from "./script.ts";
+import { inlineSql, quote } from "./script.ts";
 
 describe("inlineSql", () => {
   it("inlines each parameter as a literal", () => {
@@ -20,5 +21,18 @@ describe("inlineSql", () => {
 
   it("refuses a number the database could not read back", () => {
     expect(() => inlineSql(sql`select ${Number.NaN}`)).toThrow(/finite/);
+  });
+});
+
+describe("quote", () => {
+  it.each([
+    ["plain text", "lofi hip hop"],
+    ["quotes", `it's "fine"`],
+    ["a backslash", String.raw`C:\music`],
+    ["backslashes before quotes", String.raw`\' \\''`],
+    ["JSON with escapes", JSON.stringify({ lyrics: 'a\nb "c" d\'s', n: "\u0000" })],
+    ["nothing", ""],
+  ])("writes %s exactly as node-postgres' escapeLiteral does", (_, text) => {
+    expect(quote(text)).toBe(pg.escapeLiteral(text));
   });
 });

@@ -24,6 +24,20 @@ const HTTP_ERRORS: Partial<Record<number, { code: ApiErrorCode; message?: string
   },
 };
 
+/** The answer while the database is unavailable (503, with `Retry-After`): clients retry. */
+export const DATABASE_UNAVAILABLE_BODY = {
+  error: DATABASE_UNAVAILABLE,
+  message: "The database is unavailable; retry shortly.",
+} as const;
+export const DATABASE_RETRY_AFTER_SECONDS = "5";
+
+/** The answer to an error nobody expected (500), naming the request for the logs. */
+export const internalErrorBody = (requestId: string | undefined) => ({
+  error: INTERNAL_ERROR,
+  message: "Something went wrong on the server.",
+  request_id: requestId,
+});
+
 /** One place that turns thrown errors into JSON error bodies `{ error, message }`. */
 export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
   return function handleError(error, c) {
@@ -44,11 +58,8 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
         { requestId: c.get("requestId"), err: errorSummary(error) },
         "database unavailable",
       );
-      c.header("Retry-After", "5");
-      return c.json(
-        { error: DATABASE_UNAVAILABLE, message: "The database is unavailable; retry shortly." },
-        503,
-      );
+      c.header("Retry-After", DATABASE_RETRY_AFTER_SECONDS);
+      return c.json(DATABASE_UNAVAILABLE_BODY, 503);
     }
     if (isPlatformError(error)) {
       // The platform's own failures are the backend's upstream errors: 502, except where the
@@ -62,13 +73,6 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
       return c.json({ error: error.code.toLowerCase(), message: error.message }, status);
     }
     logger.error({ requestId: c.get("requestId"), err: errorSummary(error) }, "unhandled error");
-    return c.json(
-      {
-        error: INTERNAL_ERROR,
-        message: "Something went wrong on the server.",
-        request_id: c.get("requestId"),
-      },
-      500,
-    );
+    return c.json(internalErrorBody(c.get("requestId")), 500);
   };
 }

@@ -1,7 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import { withHeaders, type HeaderList } from "../server/early-headers.ts";
 
-const EVERY_RESPONSE: HeaderList = [
+/** Set on every response (the webhook edge, server/webhook-edge.ts, sets them too). */
+export const EVERY_RESPONSE: HeaderList = [
   ["X-Content-Type-Options", "nosniff"],
   ["X-Frame-Options", "DENY"],
   ["Referrer-Policy", "no-referrer"],

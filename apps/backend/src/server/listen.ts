@@ -1,4 +1,10 @@
-import { ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  ServerResponse,
+  type ServerOptions,
+} from "node:http";
 import { serve, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Config } from "../env.ts";
@@ -13,6 +19,8 @@ export interface Servable {
   };
   /** The live-event responses the app offers to be served on the Node response. */
   takeover: Pick<SseTakeover, "serve">;
+  /** Requests served on the Node request before the app (webhook-edge.ts); true when taken. */
+  edge?: (request: IncomingMessage, response: ServerResponse) => boolean;
   deps: { config: Pick<Config, "http">; lifecycle: { readonly shuttingDown: boolean } };
   start(): Promise<void>;
   beginShutdown(): Promise<void>;
@@ -42,6 +50,7 @@ export async function listen(
         port,
         // Slow clients (slow-loris) are cut: http-options.ts.
         serverOptions: httpServerOptions(backend.deps.config),
+        ...(backend.edge ? { createServer: withEdge(backend.edge) } : {}),
       },
       () => {
         resolve(instance);
@@ -100,6 +109,14 @@ export function nodeFetch(backend: Pick<Servable, "app" | "takeover" | "deps">) 
       ? answer.then((response) => serveLive(response, env.outgoing))
       : serveLive(answer, env.outgoing);
   };
+}
+
+/** Node's `createServer` with `edge` in front of the app's request listener. */
+function withEdge(edge: NonNullable<Servable["edge"]>) {
+  return ((options: ServerOptions, listener: RequestListener) =>
+    createServer(options, (request, response) => {
+      if (!edge(request, response)) listener(request, response);
+    })) as unknown as typeof createServer;
 }
 
 /** A request that arrived on an open connection during the drain: try again elsewhere. */

@@ -75,13 +75,18 @@ export function createServices(base: BaseDeps) {
   // Removes deleted tasks and their archived audio once the undo window has passed.
   const taskPurge = createTaskPurge(runtime, { files: archive.files });
   const shares = createShareService(runtime);
-  const webhookIntake = createWebhookIntake(runtime);
   const liveEvents = createEventHub({
     database: base.database,
     metrics: base.metrics,
     logger: base.logger,
     // Streams of a session revoked on any instance end at once.
     revocations: (onRevoked) => sessions.onRevoked(onRevoked),
+  });
+  // This instance's streams get the intake's events at commit, not after their NOTIFY.
+  const webhookIntake = createWebhookIntake(runtime, {
+    committedEvents: () => {
+      liveEvents.committedHere();
+    },
   });
   // Re-seals values of retired encryption keys.
   const resealer = createResealer(base);

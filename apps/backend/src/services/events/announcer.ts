@@ -16,7 +16,7 @@ import type { Logger } from "../../lib/logger.ts";
 export function createAnnouncer(options: { db: AppDatabase; logger: Logger; delayMs?: number }) {
   const delayMs = options.delayMs ?? 0;
   let pending = 0;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: { cancel(): void } | undefined;
   let sending: Promise<void> | undefined;
 
   async function send(): Promise<void> {
@@ -41,9 +41,24 @@ export function createAnnouncer(options: { db: AppDatabase; logger: Logger; dela
         schedule(); // ids that arrived while sending
       });
     };
-    // By default on the next timer turn (commits completing meanwhile share it); one NOTIFY in
-    // flight at a time, so the ones that come while it is sent coalesce into the next.
-    timer = setTimeout(fire, delayMs);
+    // By default right after the current turn of the event loop (commits completing in it share
+    // it; setTimeout(0) would wait at least 1 ms more); one NOTIFY in flight at a time, so the
+    // ones that come while it is sent coalesce into the next.
+    if (delayMs > 0) {
+      const handle = setTimeout(fire, delayMs);
+      timer = {
+        cancel: () => {
+          clearTimeout(handle);
+        },
+      };
+    } else {
+      const handle = setImmediate(fire);
+      timer = {
+        cancel: () => {
+          clearImmediate(handle);
+        },
+      };
+    }
   }
 
   return {
@@ -57,7 +72,7 @@ export function createAnnouncer(options: { db: AppDatabase; logger: Logger; dela
     async flush(): Promise<void> {
       await sending;
       if (pending === 0) return;
-      clearTimeout(timer);
+      timer?.cancel();
       timer = undefined;
       await send();
     },

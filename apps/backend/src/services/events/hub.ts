@@ -196,6 +196,15 @@ export function createEventHub(options: HubOptions) {
     /** Reads new events now (tests; also what a notification triggers). */
     poke: feed.readNew,
 
+    /**
+     * Task events were just committed by this instance: its streams read them now instead of
+     * after the NOTIFY's round trip through the database and back (two more turns of a busy
+     * event loop). Nothing to do while no stream is open here.
+     */
+    committedHere(): void {
+      if (count > 0) void feed.readNew();
+    },
+
     /** Ends streams past their lifetime now (tests; also what each heartbeat does). */
     endExpired,
 

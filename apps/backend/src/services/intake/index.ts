@@ -15,7 +15,13 @@ export type { Delivery, IntakeAnswer } from "./intake.ts";
  * Webhook intake as one service: verification, group commit and the rejection log. A worker:
  * `start` runs the rejection flush timer; `stop` waits for committing batches and flushes.
  */
-export function createWebhookIntake(runtime: TaskRuntime) {
+export function createWebhookIntake(
+  runtime: TaskRuntime,
+  options: {
+    /** Called after a commit that appended task events (this instance's live streams read them). */
+    committedEvents?: () => void;
+  } = {},
+) {
   const { deps } = runtime;
   const rejections = createRejectionRecorder({
     db: deps.db,
@@ -35,6 +41,7 @@ export function createWebhookIntake(runtime: TaskRuntime) {
       ? (reports) => applyInScript(openScript, reports, context())
       : (reports) => deps.db.transaction((tx) => applyReports(tx, reports, context())),
     onCommitted: (result) => {
+      if (result.lastEventId !== undefined) options.committedEvents?.();
       announcer.announce(result.lastEventId);
       runtime.committed(result);
     },

@@ -1,8 +1,9 @@
 import { createHmac } from "node:crypto";
-import { callbackEventSchema, taskErrorMessage } from "@overture/core/schemas";
+import { taskErrorMessage } from "@overture/core/schemas";
 import {
   readWebhookBody,
   verifyWebhookSync,
+  type WebhookHeaders,
   type WebhookVerification,
 } from "@overture/core/webhook";
 import type { Logger } from "../../lib/logger.ts";
@@ -10,6 +11,8 @@ import type { Metrics } from "../../lib/metrics.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import { costOf } from "../tasks/merge.ts";
 import type { Batcher } from "./batcher.ts";
+import { readCallbackEvent } from "./callback-event.ts";
+import { callbackKey } from "./callback-key.ts";
 import type { IntakeLookup, SecretSet, WebhookTarget } from "./lookup.ts";
 import type { RejectionRecorder } from "./rejections.ts";
 import {
@@ -27,7 +30,8 @@ export type IntakeAnswer =
 export interface Delivery {
   /** The URL the platform called, as received (its query is signed, spec 4.9). */
   url: string;
-  headers: Headers;
+  /** Fetch `Headers` (the app's route) or Node's `req.headers` (server/webhook-edge.ts). */
+  headers: WebhookHeaders;
   /** The body's bytes as received: verified as they are, decoded only afterwards (spec 4.9). */
   body: Uint8Array;
 }
@@ -114,7 +118,7 @@ export function createIntake(options: {
 
   return {
     async handle(delivery: Delivery): Promise<IntakeAnswer> {
-      const key = new URL(delivery.url).searchParams.get("k");
+      const key = callbackKey(delivery.url);
       if (!key || key.length > MAX_KEY_LENGTH) return unknownTask("missing_key");
       const keyHash = sha256Hex(key);
       const target = await lookup.target(keyHash);
@@ -142,17 +146,16 @@ export function createIntake(options: {
       // would come back on a retry), so a 400 saying which, and nothing is applied.
       const read = readWebhookBody(delivery.body);
       if (!read.ok) return refuse(target, 400, MALFORMED_BODY, `${read.message}.`);
-      const parsed = callbackEventSchema.safeParse(read.json);
-      if (!parsed.success) {
-        const fields = parsed.error.issues.map((i) => i.path.join(".") || "body").join(", ");
+      const parsed = readCallbackEvent(read.json);
+      if (!parsed.ok) {
         return refuse(
           target,
           400,
           MALFORMED_BODY,
-          `The callback event lacks or misformats: ${fields} (spec 2.7).`,
+          `The callback event lacks or misformats: ${parsed.fields} (spec 2.7).`,
         );
       }
-      const event = parsed.data;
+      const { event } = parsed;
       if (target.platformTaskId && target.platformTaskId !== event.task_id) {
         return refuse(
           target,
