@@ -2,7 +2,7 @@ import type { ComponentChild } from "preact";
 import { render } from "preact";
 import "../components/theme.css";
 import { uiLanguage } from "./i18n.ts";
-import { applyPreferences } from "./preferences.ts";
+import { applyPreferences } from "./apply-preferences.ts";
 
 /**
  * Renders a view into `#app` once the person's language and theme apply (a storage read, and for
