@@ -90,8 +90,9 @@ describe("the popup's state screens", () => {
     startTestBackground(backend);
     render(<App surface="popup" />);
     expect(await screen.findByText("You're offline")).toBeTruthy();
-    fireEvent.click(screen.getByRole("tab", { name: /Tasks/ }));
-    expect(screen.getByText("lofi piano")).toBeTruthy();
+    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+    // The Tasks panel is a chunk of its own (issue 16): it shows once read.
+    expect(await screen.findByText("lofi piano")).toBeTruthy();
   });
 });
 
@@ -110,7 +111,7 @@ describe("the popup's content", () => {
     );
     render(<App surface="popup" />);
     fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
-    expect(screen.getByText("stored track")).toBeTruthy();
+    expect(await screen.findByText("stored track")).toBeTruthy();
   });
 
   it("counts active tasks on the Tasks tab, in its accessible name too", async () => {
@@ -213,8 +214,9 @@ describe("the connection state in the header", () => {
     expect(screen.getByTestId("connection-lost").textContent).toContain(
       "Lost the connection to the Overture backend",
     );
-    fireEvent.click(screen.getByRole("tab", { name: /Tasks/ }));
-    expect(screen.getByText("lofi piano")).toBeTruthy();
+    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+    // The Tasks panel is a chunk of its own (issue 16): it shows once read.
+    expect(await screen.findByText("lofi piano")).toBeTruthy();
     backend.up();
     await expect.poll(() => state().textContent, { timeout: 5_000 }).toBe("Live");
     expect(screen.queryByTestId("connection-lost")).toBeNull();
