@@ -110,10 +110,9 @@ export default defineConfig({
       if (!entrypoints.some((entrypoint) => entrypoint.type === "popup")) return;
       config.build ??= {};
       config.build.rolldownOptions ??= {};
-      config.build.rolldownOptions.output = {
-        ...config.build.rolldownOptions.output,
-        codeSplitting: { groups: VIEW_CHUNKS },
-      };
+      const output = config.build.rolldownOptions.output;
+      if (Array.isArray(output)) throw new Error("one output expected for the HTML pages");
+      config.build.rolldownOptions.output = { ...output, codeSplitting: { groups: VIEW_CHUNKS } };
     },
     // A zip is only ever for a store; a development build's `key` must not reach one.
     "zip:start": (wxt) => {

@@ -11,9 +11,7 @@ type TabId = "compose" | "tasks" | "account";
 // What the sign-in screen does not show is fetched when it is needed (issue 16: the popup's
 // first chunk stays small, and a signed-out popup loads nothing more).
 const SignedIn = lazy(() => import("./signed-in.tsx").then((m) => m.SignedIn));
-const BackendSetup = lazy(() =>
-  import("./setup/backend-setup.tsx").then((m) => m.BackendSetup),
-);
+const BackendSetup = lazy(() => import("./setup/backend-setup.tsx").then((m) => m.BackendSetup));
 
 /** The screen that replaces the tabs, if any: signed out, revoked, expired, unreachable. */
 export function screenFor(snapshot: Snapshot): Screen | null {

@@ -49,6 +49,9 @@ export function watchStored<T>(spec: ItemSpec<T>, callback: (value: T) => void):
 
 /** The backend address, as `backendUrl()` in storage.ts answers it. */
 export async function readBackendUrl(): Promise<string | null> {
-  const chosen = await readStored(BACKEND_URL, async () => (await import("./storage.ts")).backendUrlItem);
+  const chosen = await readStored(
+    BACKEND_URL,
+    async () => (await import("./storage.ts")).backendUrlItem,
+  );
   return chosen ?? defaultBackendUrl();
 }
