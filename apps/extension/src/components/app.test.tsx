@@ -1,10 +1,20 @@
 import { fireEvent, render, screen, within } from "@testing-library/preact";
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { snapshotItem } from "../lib/storage.ts";
 import { signedIn, startTestBackground } from "../testing/background.ts";
 import { QUOTA, fakeBackend, json, snapshot, task } from "../testing/fixtures.ts";
 import { useLocale } from "../testing/setup.ts";
 import { App } from "./app.tsx";
+
+// The signed-in view and its panels are chunks the app imports on first render (issue 16);
+// importing them once here keeps the tests' waits about the app, not about transforming modules.
+beforeAll(async () => {
+  await Promise.all([
+    import("./signed-in.tsx"),
+    import("./tasks/task-panel.tsx"),
+    import("./account/account-panel.tsx"),
+  ]);
+});
 
 const never = () => new Promise<Response>(() => undefined);
 

@@ -8,12 +8,10 @@ import { readStored, watchStored } from "./stored-value.ts";
  * shows at once, a new language reloads the view (every text is rendered from it).
  */
 export async function applyPreferences(reload: () => void): Promise<void> {
-  // Read without WXT's storage library (see stored-value.ts); in a module of its own, so that
-  // the background, which needs `applyLanguage`, bundles no dynamic import.
-  const preferences = await readStored(
-    PREFERENCES,
-    async () => (await import("./storage.ts")).preferencesItem,
-  ).catch(() => null);
+  // Read without WXT's storage library (see stored-value.ts).
+  const preferences = await readStored(PREFERENCES, (items) => items.preferencesItem).catch(
+    () => null,
+  );
   if (!preferences) return;
   // A locale that cannot be loaded leaves the browser's language: the view still works.
   await applyLanguage(preferences.language).catch(() => {

@@ -5,9 +5,6 @@ import type { Snapshot } from "./snapshot.ts";
 import { BACKEND_URL, SNAPSHOT } from "./item-specs.ts";
 import { readBackendUrl, readStored, watchStored } from "./stored-value.ts";
 
-// Read without WXT's storage library: see stored-value.ts.
-const snapshotItem = async () => (await import("./storage.ts")).snapshotItem;
-
 /**
  * The snapshot for a view: the stored one first (no network wait, so the popup has content at
  * once), then whatever the background writes, live. Asks the background for a refresh on mount.
@@ -33,7 +30,7 @@ export function useSnapshot(): {
 
   useEffect(() => {
     let alive = true;
-    void readStored(SNAPSHOT, snapshotItem).then((stored) => {
+    void readStored(SNAPSHOT, (items) => items.snapshotItem).then((stored) => {
       if (alive) setSnapshot((current) => current ?? stored);
     });
     const unwatch = watchStored(SNAPSHOT, (next) => {

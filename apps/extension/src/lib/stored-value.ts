@@ -1,5 +1,6 @@
 import { browser } from "wxt/browser";
 import { BACKEND_URL, type ItemSpec, defaultBackendUrl } from "./item-specs.ts";
+import type * as StorageItems from "./storage.ts";
 import type { VersionedItem } from "./versioned-item.ts";
 
 /**
@@ -11,15 +12,29 @@ import type { VersionedItem } from "./versioned-item.ts";
 
 type Area = "local" | "session" | "sync" | "managed";
 
+export type Items = typeof StorageItems;
+
+let items = (): Promise<Items> =>
+  Promise.reject(new Error("the page gave no storage items (see mount.tsx)"));
+
+/**
+ * How this page reaches storage.ts when a value needs migrating: the options page has it loaded
+ * already, the popup fetches it as a chunk then. The page's entry says so, not this module: a
+ * dynamic `import()` here would bring Vite's preload helper into every page's first chunk.
+ */
+export function provideItems(load: () => Promise<Items>): void {
+  items = load;
+}
+
 function locate(spec: ItemSpec<unknown>): { area: Area; name: string } {
   const at = spec.key.indexOf(":");
   return { area: spec.key.slice(0, at) as Area, name: spec.key.slice(at + 1) };
 }
 
-/** `spec`'s value, as `item().getValue()` answers it. */
+/** `spec`'s value, as its item (`pick` of storage.ts) answers it. */
 export async function readStored<T>(
   spec: ItemSpec<T>,
-  item: () => Promise<VersionedItem<T>>,
+  pick: (items: Items) => VersionedItem<T>,
 ): Promise<T> {
   const { area, name } = locate(spec);
   // WXT keeps an item's version in `<name>$` (`{ v }`; none: version 1).
@@ -28,7 +43,7 @@ export async function readStored<T>(
   if (value == null) return spec.fallback;
   const meta = stored[`${name}$`] as { v?: number } | null | undefined;
   if ((meta?.v ?? 1) === spec.version) return value;
-  return (await item()).getValue();
+  return pick(await items()).getValue();
 }
 
 /** Calls `callback` with `spec`'s new value whenever it changes, as `item.watch` does. */
@@ -49,9 +64,6 @@ export function watchStored<T>(spec: ItemSpec<T>, callback: (value: T) => void):
 
 /** The backend address, as `backendUrl()` in storage.ts answers it. */
 export async function readBackendUrl(): Promise<string | null> {
-  const chosen = await readStored(
-    BACKEND_URL,
-    async () => (await import("./storage.ts")).backendUrlItem,
-  );
+  const chosen = await readStored(BACKEND_URL, (all) => all.backendUrlItem);
   return chosen ?? defaultBackendUrl();
 }
