@@ -10,20 +10,27 @@ import { STORE_MODE } from "./src/lib/flavour.ts";
 const LOCAL_HOSTS = ["http://127.0.0.1/*", "http://localhost/*"];
 const ANY_HOST = ["http://*/*", "https://*/*"];
 const OPEN_SHORTCUT = "Alt+Shift+O";
-// The views' chunks (issue 16): one for what every page's first screen runs (Preact, messages,
-// preferences, the snapshot and the background's messages), one for WXT's storage library (the
-// options page and later chunks only: the first screens read storage through stored-value.ts);
-// everything else is split by who loads it.
+// The views' chunks (issue 16). "ui": what every page's first screen runs (Preact, messages,
+// preferences, the stored snapshot, the background's messages). "shared": WXT's storage library
+// and the texts, which the options page loads at once and the popup only with its later chunks
+// (its first screen reads storage through stored-value.ts). "app": the popup's and side panel's
+// shell with Vite's helper for `import()`, which the options page does not need. The rest is
+// split by who loads it.
 const VIEW_CHUNKS = [
   {
     name: "ui",
     priority: 3,
-    test: /node_modules[\\/](preact|@wxt-dev[\\/](i18n|browser)|wxt[\\/]dist[\\/]browser)|\.wxt[\\/]i18n|preload-helper|src[\\/]lib[\\/](i18n|chrome-messages|mount|preferences|apply-preferences|item-specs|stored-value|snapshot|extension-identity|flavour|hooks|messages|errors|lazy)\.tsx?$/,
+    test: /node_modules[\\/](preact|@wxt-dev[\\/](i18n|browser)|wxt[\\/]dist[\\/]browser)|\.wxt[\\/]i18n|src[\\/]lib[\\/](i18n|chrome-messages|mount|preferences|apply-preferences|item-specs|stored-value|snapshot|extension-identity|flavour|hooks|messages|errors)\.tsx?$/,
   },
   {
     name: "shared",
     priority: 2,
-    test: /node_modules[\\/](@wxt-dev[\\/]storage|superlock)[\\/]|core[\\/]dist[\\/]music[\\/]params|src[\\/]lib[\\/](storage|versioned-item|texts|refusals|user-agent|backend-url)\.ts$/,
+    test: /node_modules[\\/](@wxt-dev[\\/]storage|superlock)[\\/]|core[\\/]dist[\\/]music[\\/]params|src[\\/]lib[\\/](storage|versioned-item|texts|refusals|user-agent|backend-url)\.ts$|components[\\/]confirm-button\.tsx$/,
+  },
+  {
+    name: "app",
+    priority: 1,
+    test: /preload-helper|src[\\/]lib[\\/](lazy|surface)\.tsx?$|src[\\/]components[\\/](app|header|state-screen|connection|avatar)\.tsx$/,
   },
 ];
 
