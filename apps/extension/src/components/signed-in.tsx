@@ -7,6 +7,7 @@ import { ConnectionLost } from "./connection.tsx";
 import { MiniPlayer } from "./player/mini-player.tsx";
 import { PlayerProvider } from "./player/player-context.tsx";
 import { Tabs } from "./tabs.tsx";
+import "./panels.css";
 
 type TabId = "compose" | "tasks" | "account";
 
