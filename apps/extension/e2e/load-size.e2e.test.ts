@@ -15,10 +15,10 @@ describe.each(["popup.html", "sidepanel.html"])("the built %s", (entry) => {
     expect(size.atOpenBytes, files).toBeLessThanOrEqual(OPEN_BUDGET_KB * 1024);
   });
 
-  it("leaves the signed-in view to a chunk loaded later", () => {
+  it("leaves the signed-in view, its script and its styles, to what loads later", () => {
     const size = loadSize(BUILD, entry);
     expect(size.atOpen.map((f) => f.file).filter((f) => f.includes("signed-in"))).toEqual([]);
-    expect(size.later.map((f) => f.file).filter((f) => f.includes("signed-in"))).toHaveLength(1);
+    expect(size.later.map((f) => f.file).filter((f) => f.includes("signed-in"))).toHaveLength(2);
   });
 });
 
@@ -59,5 +59,19 @@ describe("the load-size reader", () => {
     expect(size.atOpenBytes + size.laterBytes).toBe(
       [...size.atOpen, ...size.later].reduce((sum, f) => sum + f.bytes, 0),
     );
+  });
+
+  it("counts the stylesheets in Vite's preload list later", () => {
+    const size = loadSize(
+      build({
+        "page.html": PAGE,
+        "a.js": 'const __vite__mapDeps=(i,m=__vite__mapDeps,d=(m.f||(m.f=["c.js","c.css"])));',
+        "a.css": "",
+        "c.js": "",
+        "c.css": "p{}",
+      }),
+      "page.html",
+    );
+    expect(size.later.map((f) => f.file)).toEqual(["c.js", "c.css"]);
   });
 });

@@ -29,6 +29,9 @@ export interface LoadSize {
 const STATIC_IMPORT = /(?:\bfrom|\bimport)\s*["'`](\.{1,2}\/[^"'`]+)["'`]/g;
 const DYNAMIC_IMPORT = /\bimport\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g;
 const HTML_ASSET = /(?:src|href)="\/?([^"]+\.(?:js|css))"/g;
+// Vite's preload list: what a chunk's `import()`s need (their stylesheets too), from the root.
+const PRELOAD_LIST = /__vite__mapDeps=[^;]*?\[([^\]]*)\]/g;
+const LISTED_FILE = /["'`]([^"'`]+\.(?:js|css))["'`]/g;
 
 /** `entry` (an HTML page or a script, relative to `build`), as the browser would load it. */
 export function loadSize(build: string, entry: string): LoadSize {
@@ -51,6 +54,9 @@ export function loadSize(build: string, entry: string): LoadSize {
         if (match[1]) queue.push(join(dir, match[1]));
       for (const match of code.matchAll(DYNAMIC_IMPORT))
         if (match[1]) dynamic.add(join(dir, match[1]));
+      for (const list of code.matchAll(PRELOAD_LIST))
+        for (const match of (list[1] ?? "").matchAll(LISTED_FILE))
+          if (match[1]) dynamic.add(match[1]);
     }
     return found;
   };
@@ -59,7 +65,7 @@ export function loadSize(build: string, entry: string): LoadSize {
   const atOpen = follow([entry], known, dynamic);
   // Chunks loaded later may import more chunks later still: all of them count as "later".
   const later: string[] = [];
-  for (let pending = [...dynamic]; pending.length > 0; ) {
+  for (let pending = [...dynamic]; pending.length > 0;) {
     const next = new Set<string>();
     later.push(...follow(pending, known, next));
     pending = [...next].filter((file) => !known.has(file));
