@@ -10,12 +10,39 @@ import { STORE_MODE } from "./src/lib/flavour.ts";
 const LOCAL_HOSTS = ["http://127.0.0.1/*", "http://localhost/*"];
 const ANY_HOST = ["http://*/*", "https://*/*"];
 const OPEN_SHORTCUT = "Alt+Shift+O";
+// The views' chunks (issue 16). "ui": what every page's first screen runs (Preact, messages,
+// preferences, the stored snapshot, the background's messages). "shared": WXT's storage library
+// and the texts, which the options page loads at once and the popup only with its later chunks
+// (its first screen reads storage through stored-value.ts). "app": the popup's and side panel's
+// shell with Vite's helper for `import()`, which the options page does not need. The rest is
+// split by who loads it.
+const VIEW_CHUNKS = [
+  {
+    name: "ui",
+    priority: 3,
+    test: /node_modules[\\/](preact|@wxt-dev[\\/](i18n|browser)|wxt[\\/]dist[\\/]browser)|\.wxt[\\/]i18n|src[\\/]lib[\\/](i18n|chrome-messages|mount|preferences|apply-preferences|item-specs|stored-value|snapshot|extension-identity|flavour|hooks|messages|errors)\.tsx?$/,
+  },
+  {
+    name: "shared",
+    priority: 2,
+    test: /node_modules[\\/](@wxt-dev[\\/]storage|superlock)[\\/]|core[\\/]dist[\\/]music[\\/]params|src[\\/]lib[\\/](storage|versioned-item|texts|refusals|user-agent|backend-url)\.ts$|components[\\/]confirm-button\.tsx$/,
+  },
+  {
+    name: "app",
+    priority: 1,
+    test: /preload-helper|src[\\/]lib[\\/](lazy|surface)\.tsx?$|src[\\/]components[\\/](app|header|state-screen|connection|avatar)\.tsx$/,
+  },
+];
 
 export default defineConfig({
   srcDir: "src",
   modules: ["@wxt-dev/i18n/module"],
   imports: false,
-  vite: () => ({ plugins: [preact()] }),
+  vite: () => ({
+    plugins: [preact()],
+    // Chrome 123 and Firefox 140 preload modules themselves: Vite's polyfill would only add weight.
+    build: { modulePreload: { polyfill: false } },
+  }),
   manifest: ({ browser, manifestVersion, mode }) => {
     const store = mode === STORE_MODE;
     const installHosts = store ? [] : LOCAL_HOSTS;
@@ -85,6 +112,15 @@ export default defineConfig({
     includeSources: ["apps/extension/public/**/*.png"],
   },
   hooks: {
+    "vite:build:extendConfig": (entrypoints, config) => {
+      // The HTML pages build together, with shared chunks (the background builds alone, as IIFE).
+      if (!entrypoints.some((entrypoint) => entrypoint.type === "popup")) return;
+      config.build ??= {};
+      config.build.rolldownOptions ??= {};
+      const output = config.build.rolldownOptions.output;
+      if (Array.isArray(output)) throw new Error("one output expected for the HTML pages");
+      config.build.rolldownOptions.output = { ...output, codeSplitting: { groups: VIEW_CHUNKS } };
+    },
     // A zip is only ever for a store; a development build's `key` must not reach one.
     "zip:start": (wxt) => {
       if (wxt.config.mode !== STORE_MODE)

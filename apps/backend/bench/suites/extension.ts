@@ -1,6 +1,7 @@
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { benchTmp } from "../lib/databases.ts";
 import { BACKEND_DIR } from "../lib/procs.ts";
@@ -9,8 +10,8 @@ import { fmt, median } from "../lib/stats.ts";
 import type { BenchSettings } from "./settings.ts";
 
 /**
- * Item 6: the built Chrome extension. Gzipped size of each entry with every file it loads, beside
- * the Preact runtime any such UI needs; and time from opening the popup to first content in
+ * Item 6: the built Chrome extension. Gzipped size of what each entry loads when it opens, and of
+ * the chunks the popup and side panel load later, beside the Preact runtime any such UI needs; time from opening the popup to first content in
  * headless Chromium, beside a blank page of the same extension.
  */
 const EXTENSION_DIR = resolve(BACKEND_DIR, "../extension");
@@ -44,33 +45,23 @@ interface Launcher {
 
 const gz = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length;
 
-/** Files an HTML entry loads: its scripts, preloads, styles and their static imports. */
-function filesOf(entry: string): { files: Set<string>; lazy: Set<string> } {
-  const files = new Set<string>([entry]);
-  const lazy = new Set<string>();
-  const queue: string[] = [];
-  if (entry.endsWith(".html")) {
-    const html = readFileSync(join(BUILD, entry), "utf8");
-    for (const match of html.matchAll(/(?:src|href)="\/?([^"]+\.(?:js|css))"/g)) {
-      if (match[1]) queue.push(match[1]);
-    }
-  } else queue.push(entry);
-  while (queue.length > 0) {
-    const file = queue.shift() ?? "";
-    if (files.has(file) && file !== entry) continue;
-    files.add(file);
-    if (!file.endsWith(".js")) continue;
-    const code = readFileSync(join(BUILD, file), "utf8");
-    const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : "";
-    for (const match of code.matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+)"/g)) {
-      if (match[1]) queue.push(join(dir, match[1]));
-    }
-    for (const match of code.matchAll(/import\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)) {
-      if (match[1]) lazy.add(join(dir, match[1]));
-    }
-  }
-  return { files, lazy };
+// The extension's own reader of its build (its browser tests hold the popup to the budget with
+// it), resolved through the extension's exports: the backend does not depend on the extension.
+interface LoadedFile {
+  file: string;
+  bytes: number;
 }
+interface LoadSizeModule {
+  OPEN_BUDGET_KB: number;
+  loadSize: (
+    build: string,
+    entry: string,
+  ) => { atOpen: LoadedFile[]; later: LoadedFile[]; atOpenBytes: number; laterBytes: number };
+}
+const loadSizeModule = async () =>
+  (await import(
+    pathToFileURL(requireFromExtension.resolve("@overture/extension/load-size")).href
+  )) as LoadSizeModule;
 
 function preactRuntimeGz(): number {
   const preact = requireFromExtension.resolve("preact");
@@ -78,26 +69,38 @@ function preactRuntimeGz(): number {
   return gz(join(root, "dist/preact.module.js")) + gz(join(root, "hooks/dist/hooks.module.js"));
 }
 
-function sizeFigures(): { figures: Figure[]; detail: string } {
-  const runtime = preactRuntimeGz();
+async function sizeFigures(): Promise<{ figures: Figure[]; detail: string }> {
+  const { OPEN_BUDGET_KB, loadSize } = await loadSizeModule();
+  const runtime = { name: "Preact + hooks runtime", value: preactRuntimeGz() / 1024 };
+  const list = (files: LoadedFile[]) =>
+    files.map((f) => `${f.file} ${fmt(f.bytes / 1024)} KB`).join(", ");
   const entries = [
-    ["popup", "popup.html"],
-    ["side panel", "sidepanel.html"],
-    ["options", "options.html"],
-    ["background", "background.js"],
+    ["popup", "popup.html", true],
+    ["side panel", "sidepanel.html", true],
+    ["options", "options.html", false],
+    ["background", "background.js", false],
   ] as const;
   const details: string[] = [];
-  const figures = entries.map(([name, entry]) => {
-    const { files, lazy } = filesOf(entry);
-    const bytes = [...files].reduce((sum, f) => sum + gz(join(BUILD, f)), 0);
+  const figures = entries.flatMap(([name, entry, budgeted]) => {
+    const size = loadSize(BUILD, entry);
+    const atOpen = size.atOpenBytes / 1024;
     details.push(
-      `${name}: ${[...files].map((f) => `${f} ${fmt(gz(join(BUILD, f)) / 1024)} KB`).join(", ")}` +
-        (lazy.size > 0 ? ` (loaded later: ${[...lazy].join(", ")})` : ""),
+      `${name}: ${list(size.atOpen)}` +
+        (size.later.length > 0 ? ` (loaded later: ${list(size.later)})` : ""),
     );
-    return figure(`${name}: gzipped, with everything it loads`, bytes / 1024, "KB", {
-      reference: { name: "Preact + hooks runtime", value: runtime / 1024 },
+    const open = figure(`${name}: gzipped, everything it loads at open`, atOpen, "KB", {
+      reference: runtime,
       better: "lower",
+      ...(budgeted ? { target: `≤ ${OPEN_BUDGET_KB} KB`, met: atOpen <= OPEN_BUDGET_KB } : {}),
     });
+    if (!budgeted) return [open];
+    const later = figure(
+      `${name}: gzipped, chunks loaded later (signed-in view, panels)`,
+      size.laterBytes / 1024,
+      "KB",
+      { reference: runtime, better: "lower" },
+    );
+    return [open, later];
   });
   return { figures, detail: details.join("; ") };
 }
@@ -222,7 +225,7 @@ export async function extensionSuite(settings: BenchSettings): Promise<Section[]
       `no built extension at ${BUILD}: run \`pnpm build\` (turbo builds it before \`pnpm bench\`)`,
     );
   }
-  const sizes = sizeFigures();
+  const sizes = await sizeFigures();
   const timing = await timingFigures(Math.max(5, settings.rounds * 2 + 1));
   settings.log(
     `  extension: popup ${fmt(sizes.figures[0]?.value ?? 0)} KB gz; ` +
@@ -234,9 +237,12 @@ export async function extensionSuite(settings: BenchSettings): Promise<Section[]
       title: "Extension (Chrome MV3 build)",
       figures: [...sizes.figures, ...timing.figures],
       notes: [
-        `Sizes: each file gzipped at level 9, summed over the entry's HTML, scripts, module preloads, styles and ` +
-          `their static imports (shared chunks count in every entry that loads them). Reference: Preact's runtime ` +
-          `and hooks (ESM builds, gzipped), the floor of any Preact UI. Files: ${sizes.detail}.`,
+        `Sizes: each file gzipped at level 9. At open: the entry's HTML, scripts, module preloads, styles and ` +
+          `their static imports (shared chunks count in every entry that loads them); the popup and side panel ` +
+          `are held to the 15 KB of issue 16. Loaded later: the chunks their code imports when it needs them ` +
+          `(a signed-in person's tabs, the panels, the first-run setup), with their own imports, less what is ` +
+          `already loaded. Reference: Preact's runtime and hooks (ESM builds, gzipped), the floor of any Preact ` +
+          `UI. Files: ${sizes.detail}.`,
         timing.note,
       ],
     },

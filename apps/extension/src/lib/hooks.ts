@@ -2,7 +2,8 @@ import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
 import { LIVE_PORT, type LiveStatus, type LiveStatusMessage, send } from "./messages.ts";
 import type { Snapshot } from "./snapshot.ts";
-import { backendUrl, backendUrlItem, snapshotItem } from "./storage.ts";
+import { BACKEND_URL, SNAPSHOT } from "./item-specs.ts";
+import { readBackendUrl, readStored, watchStored } from "./stored-value.ts";
 
 /**
  * The snapshot for a view: the stored one first (no network wait, so the popup has content at
@@ -29,10 +30,10 @@ export function useSnapshot(): {
 
   useEffect(() => {
     let alive = true;
-    void snapshotItem.getValue().then((stored) => {
+    void readStored(SNAPSHOT, (items) => items.snapshotItem).then((stored) => {
       if (alive) setSnapshot((current) => current ?? stored);
     });
-    const unwatch = snapshotItem.watch((next) => {
+    const unwatch = watchStored(SNAPSHOT, (next) => {
       setSnapshot(next);
     });
     refresh();
@@ -128,11 +129,11 @@ export function useBackendUrl(): string | null | undefined {
   useEffect(() => {
     let alive = true;
     const read = () =>
-      void backendUrl().then((value) => {
+      void readBackendUrl().then((value) => {
         if (alive) setUrl(value);
       });
     read();
-    const unwatch = backendUrlItem.watch(read);
+    const unwatch = watchStored(BACKEND_URL, read);
     return () => {
       alive = false;
       unwatch();

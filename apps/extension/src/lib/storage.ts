@@ -1,7 +1,14 @@
-import { DEFAULT_BACKEND_URL } from "./extension-identity.ts";
-import { STORE_MODE } from "./flavour.ts";
-import { EMPTY_SNAPSHOT, type Snapshot } from "./snapshot.ts";
+import {
+  BACKEND_URL,
+  PREFERENCES,
+  type Preferences,
+  SNAPSHOT,
+  defaultBackendUrl,
+} from "./item-specs.ts";
+import type { Snapshot } from "./snapshot.ts";
 import { defineVersionedItem } from "./versioned-item.ts";
+
+export { defaultBackendUrl, type Preferences };
 
 /**
  * Storage items views may read. The session token is not here: it lives in
@@ -9,19 +16,9 @@ import { defineVersionedItem } from "./versioned-item.ts";
  */
 
 /** Backend origin, no trailing slash, as the person chose it (null: not chosen yet). v1. */
-export const backendUrlItem = defineVersionedItem<string | null>("local:backendUrl", {
-  fallback: null,
-  version: 1,
-});
+export const backendUrlItem = defineVersionedItem(BACKEND_URL.key, BACKEND_URL);
 
-/**
- * The backend to talk to: the chosen one, else in development builds the local stack's. A store
- * build has no default: the popup asks for the address at first run.
- */
-export function defaultBackendUrl(): string | null {
-  // Written out (not `isStoreBuild()`) so that the minifier drops the address from store bundles.
-  return import.meta.env.MODE === STORE_MODE ? null : DEFAULT_BACKEND_URL;
-}
+/** The backend to talk to (see {@link defaultBackendUrl}). */
 export async function backendUrl(): Promise<string | null> {
   return (await backendUrlItem.getValue()) ?? defaultBackendUrl();
 }
@@ -41,25 +38,16 @@ export function migrateSnapshotV3(old: unknown): Snapshot {
 }
 
 /** Last known state for instant rendering. v3 (see {@link migrateSnapshotV3}). */
-export const snapshotItem = defineVersionedItem<Snapshot>("local:snapshot", {
-  fallback: EMPTY_SNAPSHOT,
-  version: 3,
+export const snapshotItem = defineVersionedItem(SNAPSHOT.key, {
+  ...SNAPSHOT,
   migrations: { 2: migrateSnapshotV2, 3: migrateSnapshotV3 },
 });
 
-/** How the views look and speak: "auto" follows the browser. */
-export interface Preferences {
-  language: "auto" | "en" | "zh_CN";
-  theme: "auto" | "light" | "dark";
-}
 export const LANGUAGES = ["auto", "en", "zh_CN"] as const;
 export const THEMES = ["auto", "light", "dark"] as const;
 
 /** The person's choices in the options page. v1. */
-export const preferencesItem = defineVersionedItem<Preferences>("local:preferences", {
-  fallback: { language: "auto", theme: "auto" },
-  version: 1,
-});
+export const preferencesItem = defineVersionedItem(PREFERENCES.key, PREFERENCES);
 
 /** A form value as a control holds it: text for numbers while typing, booleans for switches. */
 export type DraftValue = string | number | boolean;

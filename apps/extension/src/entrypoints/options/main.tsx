@@ -1,4 +1,6 @@
 import { mount } from "../../lib/mount.tsx";
+import * as items from "../../lib/storage.ts";
 import { OptionsApp } from "./app.tsx";
 
-mount(<OptionsApp />);
+// The options page loads WXT's storage library anyway (its forms write through it).
+mount(<OptionsApp />, { items: () => Promise.resolve(items) });

@@ -1,4 +1,5 @@
 import { mount } from "../../lib/mount.tsx";
 import { PopupApp } from "./app.tsx";
 
-mount(<PopupApp />, "popup");
+// WXT's storage library is a chunk of its own, fetched only when a stored value needs migrating.
+mount(<PopupApp />, { items: () => import("../../lib/storage.ts"), bodyClass: "popup" });

@@ -1,4 +1,4 @@
 import { mount } from "../../lib/mount.tsx";
 import { PrivacyPage } from "./app.tsx";
 
-mount(<PrivacyPage />);
+mount(<PrivacyPage />, { items: () => import("../../lib/storage.ts") });

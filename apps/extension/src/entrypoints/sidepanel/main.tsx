@@ -1,4 +1,5 @@
 import { mount } from "../../lib/mount.tsx";
 import { SidePanelApp } from "./app.tsx";
 
-mount(<SidePanelApp />);
+// WXT's storage library is a chunk of its own, fetched only when a stored value needs migrating.
+mount(<SidePanelApp />, { items: () => import("../../lib/storage.ts") });

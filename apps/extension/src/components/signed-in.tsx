@@ -1,0 +1,78 @@
+import { i18n } from "../lib/i18n.ts";
+import { useEffect } from "preact/hooks";
+import { lazy } from "../lib/lazy.tsx";
+import { type Snapshot, activeCount } from "../lib/snapshot.ts";
+import { ComposePanel } from "./compose/compose-panel.tsx";
+import { ConnectionLost } from "./connection.tsx";
+import { MiniPlayer } from "./player/mini-player.tsx";
+import { PlayerProvider } from "./player/player-context.tsx";
+import { Tabs } from "./tabs.tsx";
+import "./panels.css";
+
+type TabId = "compose" | "tasks" | "account";
+
+// The first tab comes with this chunk; the others are fetched while the person looks at it.
+const TaskPanel = lazy(() => import("./tasks/task-panel.tsx").then((m) => m.TaskPanel));
+const AccountPanel = lazy(() => import("./account/account-panel.tsx").then((m) => m.AccountPanel));
+
+/**
+ * The popup and the side panel for a signed-in person, below the header: the tabs, their panels
+ * and the mini player. A chunk of its own, so that the sign-in screen does not load it.
+ */
+export function SignedIn(props: {
+  snapshot: Snapshot;
+  backendUrl: string;
+  reconnecting: boolean;
+  onRetry: () => void;
+  tab: TabId;
+  onTab: (tab: TabId) => void;
+}) {
+  const { snapshot, tab, onTab } = props;
+  useEffect(() => {
+    // After the first tab has shown: switching tabs then waits for nothing.
+    TaskPanel.preload().catch(() => undefined);
+    AccountPanel.preload().catch(() => undefined);
+  }, []);
+  const running = activeCount(snapshot.tasks);
+  const tabs = [
+    { id: "compose", label: i18n.t("app.compose") },
+    {
+      id: "tasks",
+      label: i18n.t("app.tasks"),
+      count: running,
+      countLabel: i18n.t("app.tasksRunning", { count: running }),
+    },
+    { id: "account", label: i18n.t("app.account") },
+  ] as const;
+
+  return (
+    <PlayerProvider>
+      {props.reconnecting ? (
+        <ConnectionLost backendUrl={props.backendUrl} onRetry={props.onRetry} />
+      ) : null}
+      <Tabs label={i18n.t("app.tabs")} tabs={tabs} selected={tab} onSelect={onTab}>
+        {tab === "compose" ? (
+          <ComposePanel
+            snapshot={snapshot}
+            onSubmitted={() => {
+              onTab("tasks");
+            }}
+            onAccount={() => {
+              onTab("account");
+            }}
+          />
+        ) : tab === "tasks" ? (
+          <TaskPanel
+            snapshot={snapshot}
+            onCompose={() => {
+              onTab("compose");
+            }}
+          />
+        ) : (
+          <AccountPanel snapshot={snapshot} />
+        )}
+      </Tabs>
+      <MiniPlayer />
+    </PlayerProvider>
+  );
+}
