@@ -83,6 +83,30 @@ describeEachDriver("live task events (SSE)", (driver) => {
     await resumed.close();
   });
 
+  it("with ?replay=latest, replays only each task's newest missed event, then goes live", async () => {
+    const [before = 0] = (await eventIdsAfter(0)).slice(-1);
+    const tasks = [await createTask(t, user.session), await createTask(t, user.session)];
+    await t.emu.control.clock.advance(10_000);
+    const missed = await eventIdsAfter(before);
+    expect(missed.length).toBeGreaterThan(tasks.length);
+
+    const resumed = readSse(
+      await t.request("/api/events?replay=latest", {
+        session: user.session,
+        headers: { "Last-Event-ID": String(before) },
+      }),
+    );
+    await resumed.next();
+    const replayed = [await resumed.nextTask(), await resumed.nextTask()];
+    expect(replayed.map((e) => e.task.id).sort()).toEqual(tasks.map((task) => task.id).sort());
+    expect(replayed.map((e) => e.task.status)).toEqual(["success", "success"]);
+    expect(replayed.at(-1)?.id).toBe(missed.at(-1));
+    // Nothing else was replayed: the next event is a live one.
+    const live = await createTask(t, user.session);
+    expect((await resumed.nextTask()).task.id).toBe(live.id);
+    await resumed.close();
+  });
+
   it("accepts the resume position as ?last_event_id= too", async () => {
     const [last] = (await eventIdsAfter(0)).slice(-1);
     const before = (last ?? 1) - 1;

@@ -21,7 +21,8 @@ function lastEventId(header: string | undefined, query: string | undefined): num
  * `GET /api/events`: Server-Sent Events of the user's task changes. Authorised by the session
  * bearer (read it with `fetch` streaming: `EventSource` cannot send headers). Frames:
  * `retry: 3000`; then either `event: ready` with `id:` = the resume position (fresh stream) or
- * the replay of every event after `Last-Event-ID` (header, or `?last_event_id=`); then live
+ * the replay of every event after `Last-Event-ID` (header, or `?last_event_id=`), or with
+ * `?replay=latest` only each task's newest one (every event carries the whole task); then live
  * `event: task` frames with `id:` = the task event id and `data:` = the task JSON; `: ping`
  * comments every 15 s. On shutdown the stream ends after `retry: 1000`: reconnect with the last
  * id seen and nothing is lost. When the session is revoked (sign-out, a revoked device) the
@@ -46,6 +47,7 @@ export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">
       const { userId, sessionId } = c.get("session");
       const live = liveEvents.open(userId, {
         lastEventId: resumeFrom,
+        latestOnly: c.req.valid("query").replay === "latest",
         sessionId,
         limits: deps.config.sse,
       });

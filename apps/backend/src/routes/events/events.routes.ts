@@ -22,6 +22,14 @@ export const streamEvents = createRoute({
         .string()
         .optional()
         .openapi({ description: "Same as the Last-Event-ID header" }),
+      replay: z
+        .enum(["all", "latest"])
+        .optional()
+        .openapi({
+          description:
+            "`latest`: replay only each task's newest event after Last-Event-ID (each event carries the whole task, " +
+            "so a client that keeps task rows needs no earlier one); `all` (default): every event",
+        }),
     }),
   },
   responses: {
