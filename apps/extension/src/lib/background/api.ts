@@ -144,9 +144,12 @@ export function createApi(options: ApiOptions) {
       if (!response.ok) throw await responseError(response);
       return response;
     },
-    /** The live event stream request (read by `sse.ts`), resuming after `lastEventId`. */
+    /**
+     * The live event stream request (read by `sse.ts`), resuming after `lastEventId`. Events carry
+     * whole task rows, so the replay brings only each task's newest (`replay=latest`).
+     */
     eventsRequest: (lastEventId: string | null): Request =>
-      new Request(`${baseUrl}/api/events`, {
+      new Request(`${baseUrl}/api/events?replay=latest`, {
         headers: {
           ...headers,
           Accept: "text/event-stream",

@@ -97,9 +97,13 @@ export function createLiveHub(ctx: Context) {
           void ctx.noteFailure(error, session);
         }
       },
-      onEvent: async (event) => {
-        const task = event.event === "task" ? taskOf(event.data) : undefined;
-        if (task) await applyTasks(ctx, [task]);
+      // One snapshot write per batch: a replay of many tasks is applied at once.
+      onEvents: async (events) => {
+        const tasks = events.flatMap((event) => {
+          const task = event.event === "task" ? taskOf(event.data) : undefined;
+          return task ? [task] : [];
+        });
+        if (tasks.length > 0) await applyTasks(ctx, tasks);
       },
       // Saved after the events it covers were applied: a restart resumes after them, never past.
       onCursor: (id) => eventCursorItem.setValue(id),
