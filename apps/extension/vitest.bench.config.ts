@@ -1,8 +1,10 @@
 import { testDefaults, workspaceSource } from "@overture/vitest-config";
 import { defineConfig } from "vitest/config";
 
-// `pnpm bench` here: the listening numbers of issue 14 in real Chromium against the real stack
-// (bench/listening.ts). A measurement, not a test: it prints figures and asserts nothing timed.
+// `pnpm bench:listening` here: the listening numbers of issue 14 in real Chromium against the
+// real stack (bench/listening.ts). A measurement, not a test: it prints figures and asserts
+// nothing timed. The root's `pnpm bench` runs it as item 8 of BENCHMARKS.md
+// (apps/backend/bench/suites/listening.ts), so it is no `bench` script of its own.
 export default defineConfig({
   ...workspaceSource,
   test: {
