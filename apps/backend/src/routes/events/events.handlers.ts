@@ -5,7 +5,8 @@ import { ApiError } from "../../lib/errors.ts";
 import { requireSession } from "../../middleware/session.ts";
 import type { SseTakeover } from "../../server/sse-takeover.ts";
 import { liveEventsResponse } from "./live-response.ts";
-import { streamEvents } from "./events.routes.ts";
+import { eventChanges, streamEvents } from "./events.routes.ts";
+import type { Task } from "../../schemas/task.ts";
 import { INVALID_REQUEST } from "../../schemas/error-codes.ts";
 
 function lastEventId(header: string | undefined, query: string | undefined): number | undefined {
@@ -34,9 +35,8 @@ function lastEventId(header: string | undefined, query: string | undefined): num
 export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
   const { sessions, liveEvents } = deps.services;
 
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
-    { ...streamEvents, middleware: requireSession(sessions) },
-    (c) => {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+    .openapi({ ...streamEvents, middleware: requireSession(sessions) }, (c) => {
       const resumeFrom = lastEventId(
         c.req.valid("header")["last-event-id"],
         c.req.valid("query").last_event_id,
@@ -52,6 +52,18 @@ export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">
         limits: deps.config.sse,
       });
       return takeover.offer(liveEventsResponse(live), live);
-    },
-  );
+    })
+    .openapi({ ...eventChanges, middleware: requireSession(sessions) }, async (c) => {
+      const after = Number(c.req.valid("query").after);
+      const rows = await liveEvents.changes(c.get("session").userId, after);
+      return c.json(
+        {
+          // Stored as the task JSON the API answers (`toTaskJson`).
+          tasks: rows.map((row) => JSON.parse(row.payload) as Task),
+          last_event_id: String(rows.at(-1)?.id ?? after),
+          more: rows.length === liveEvents.pageSize,
+        },
+        200,
+      );
+    });
 }

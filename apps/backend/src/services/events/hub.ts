@@ -196,6 +196,13 @@ export function createEventHub(options: HubOptions) {
       return live;
     },
 
+    /**
+     * Each task's newest event after `afterId`, oldest first, a page at most (`pageSize` rows):
+     * the replay of `?replay=latest` as one JSON answer (`GET /api/events/changes`).
+     */
+    changes: (userId: number, afterId: number) => feed.latestPage(userId, afterId),
+    pageSize: feed.replayPageSize,
+
     /** Reads new events now (tests; also what a notification triggers). */
     poke: feed.readNew,
 
