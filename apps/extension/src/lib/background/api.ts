@@ -145,6 +145,11 @@ export function createApi(options: ApiOptions) {
       return response;
     },
     /**
+     * What changed after the event `after`: each changed task once, as compressible JSON (the
+     * replay, before the stream opens), and the event id to resume the stream from.
+     */
+    changes: (after: string) => ok(() => api.events.changes.$get({ query: { after } })),
+    /**
      * The live event stream request (read by `sse.ts`), resuming after `lastEventId`. Events carry
      * whole task rows, so the replay brings only each task's newest (`replay=latest`).
      */
