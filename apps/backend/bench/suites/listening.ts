@@ -50,7 +50,9 @@ function runListening(log: (message: string) => void): Promise<void> {
 export async function listeningSuite(settings: BenchSettings): Promise<Section[]> {
   // Removed first: the figures read below are this run's or none.
   rmSync(RESULTS, { force: true });
-  await runListening(settings.log);
+  await runListening((message) => {
+    settings.log(message);
+  });
   if (!existsSync(RESULTS)) throw new Error(`the listening benchmark wrote no ${RESULTS}`);
   const measured = JSON.parse(readFileSync(RESULTS, "utf8")) as Measured[];
   const figures = measured.map((m) =>

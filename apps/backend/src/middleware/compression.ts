@@ -85,9 +85,6 @@ export function compression() {
     headers.set("Content-Length", String(packed.byteLength));
     const etag = headers.get("etag");
     if (etag && !etag.startsWith("W/")) headers.set("ETag", `W/${etag}`);
-    c.res = new Response(new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength), {
-      status: res.status,
-      headers,
-    });
+    c.res = new Response(new Uint8Array(packed), { status: res.status, headers });
   });
 }
