@@ -314,7 +314,7 @@ it(`play on a ${LONG_SECONDS} s track: click → first sound, bytes per minute o
     });
     const watch = () => {
       const audio = document.querySelector("audio");
-      if (audio && audio.currentSrc && w.srcAt === undefined) {
+      if (audio?.currentSrc && w.srcAt === undefined) {
         w.srcAt = performance.now();
         audio.addEventListener("playing", () => (w.playingAt ??= performance.now()), {
           once: true,

@@ -13,7 +13,7 @@ describe("coalesce", () => {
     let runs = 0;
     let inFlight = 0;
     let most = 0;
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     const refresh = coalesce(async () => {
       runs += 1;
       inFlight += 1;
