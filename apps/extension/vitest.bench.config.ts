@@ -14,6 +14,8 @@ export default defineConfig({
     globalSetup: ["./e2e/global-setup.ts"],
     fileParallelism: false,
     testTimeout: 600_000,
+    // The same wait as the e2e tests: on a loaded 2-core machine "choose a token" takes over 1 s.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 180_000,
   },
 });
