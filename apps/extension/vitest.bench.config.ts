@@ -9,7 +9,7 @@ export default defineConfig({
   ...workspaceSource,
   test: {
     ...testDefaults,
-    include: ["bench/**/*.ts"],
+    include: ["bench/*.ts"],
     environment: "node",
     globalSetup: ["./e2e/global-setup.ts"],
     fileParallelism: false,

@@ -3,44 +3,23 @@
 // the built extension, the backend and the emulator on 127.0.0.1; bytes are counted at the relay
 // in front of the backend (every HTTP byte the backend sends the browser). Results go to the
 // console and bench-results/listening.json.
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type ExtensionBrowser, findChromium, launchExtension } from "../e2e/support/browser.ts";
 import { chooseToken, signIn, useBackend } from "../e2e/support/flows.ts";
 import { quietly, type Stack, startStack } from "../e2e/support/stack.ts";
+import {
+  FIRST_SOUND_MAX_MS,
+  note,
+  PER_MINUTE_MAX_MB,
+  POPUP_MAX_KB,
+  writeFigures,
+} from "./support/figures.ts";
+import { wavThroughPort } from "./support/wav-path.ts";
 
 const LIST = 50;
 const LONG_SECONDS = 240;
 const RESULTS = join(import.meta.dirname, "../bench-results");
-
-/** One figure of bench-results/listening.json (the backend's `pnpm bench` folds it in). */
-interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  reference: { name: string; value: number };
-  /** Issue 14's goal, where it sets one: at most `max`. */
-  target?: { text: string; max: number; met: boolean };
-}
-const figures: Figure[] = [];
-const note = (figure: Omit<Figure, "target">, max?: number) => {
-  const target =
-    max === undefined
-      ? undefined
-      : { text: `≤ ${max} ${figure.unit}`, max, met: figure.value <= max };
-  figures.push({ ...figure, ...(target ? { target } : {}) });
-  console.info(
-    `[bench] ${figure.name}: ${figure.value.toFixed(1)} ${figure.unit} ` +
-      `(reference, ${figure.reference.name}: ${figure.reference.value.toFixed(1)} ${figure.unit})` +
-      (target ? ` target ${target.text}: ${target.met ? "met" : "MISSED"}` : ""),
-  );
-};
-/** Issue 14's goals. */
-const POPUP_MAX_KB = 100;
-const FIRST_SOUND_MAX_MS = 300;
-const PER_MINUTE_MAX_MB = 1.5;
 
 let stack: Stack;
 let browser: ExtensionBrowser;
@@ -97,34 +76,6 @@ async function archivedSize(id: string, format: "original" | "mp3"): Promise<num
   return Number(response.headers.get("Content-Range")?.split("/")[1]);
 }
 
-/** Today's WAV path: the background fetches the file and sends it base64 over a Port. */
-function wavThroughPort(page: Page, id: string) {
-  return page.evaluate(async (taskId) => {
-    interface Port {
-      postMessage(message: unknown): void;
-      disconnect(): void;
-      onMessage: {
-        addListener(listener: (message: { kind: string; data?: string }) => void): void;
-      };
-    }
-    const runtime = (globalThis as unknown as { chrome: { runtime: { connect(i: object): Port } } })
-      .chrome.runtime;
-    const started = performance.now();
-    return new Promise<{ ms: number; bytes: number }>((resolve, reject) => {
-      const port = runtime.connect({ name: "overture/audio" });
-      let bytes = 0;
-      port.onMessage.addListener((message) => {
-        if (message.kind === "chunk") bytes += atob(message.data ?? "").length;
-        else if (message.kind === "end") {
-          port.disconnect();
-          resolve({ ms: performance.now() - started, bytes });
-        } else if (message.kind === "error") reject(new Error(JSON.stringify(message)));
-      });
-      port.postMessage({ id: taskId });
-    });
-  }, id);
-}
-
 beforeAll(async () => {
   const chromium = findChromium();
   if ("missing" in chromium)
@@ -156,8 +107,7 @@ it("signs in and chooses the paid token", async () => {
 });
 
 afterAll(async () => {
-  mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(join(RESULTS, "listening.json"), `${JSON.stringify(figures, null, 2)}\n`);
+  writeFigures(RESULTS);
   await quietly(() => browser.close());
   await quietly(() => stack.close());
 });
