@@ -13,6 +13,7 @@ import { BACKEND_DIR } from "./lib/procs.ts";
 import { consoleTable, type Section } from "./lib/report.ts";
 import { extensionSuite } from "./suites/extension.ts";
 import { intakeSuite } from "./suites/intake.ts";
+import { listeningSuite } from "./suites/listening.ts";
 import { liveSuite } from "./suites/live.ts";
 import { pollingSuite } from "./suites/polling.ts";
 import { readSettings, type BenchSettings } from "./suites/settings.ts";
@@ -32,6 +33,7 @@ const SUITES: { ids: string[]; title: string; run: (s: BenchSettings) => Promise
   { ids: ["5"], title: "polling cost", run: pollingSuite },
   { ids: ["6"], title: "extension size and popup start", run: extensionSuite },
   { ids: ["7"], title: "start-up and footprint", run: startupSuite },
+  { ids: ["8"], title: "extension listening (issue 14)", run: listeningSuite },
 ];
 
 const settings = readSettings(log);

@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { type AppEnv, validationHook } from "./app-env.ts";
 import type { AppDeps } from "./services/index.ts";
 import { apiBodyLimit } from "./middleware/body-limit.ts";
+import { compression } from "./middleware/compression.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
@@ -31,6 +32,8 @@ export function createApp(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(securityHeaders());
+  // What the extension and the share page read; not the webhook intake (small bodies, hot path).
+  for (const path of ["/api/*", "/s/*", "/docs", "/openapi.json"]) app.use(path, compression());
   const bodyLimit = apiBodyLimit();
   app.use("/api/*", bodyLimit);
   app.use("/auth/*", bodyLimit);

@@ -83,6 +83,72 @@ describeEachDriver("live task events (SSE)", (driver) => {
     await resumed.close();
   });
 
+  it("with ?replay=latest, replays only each task's newest missed event, then goes live", async () => {
+    const [before = 0] = (await eventIdsAfter(0)).slice(-1);
+    const tasks = [await createTask(t, user.session), await createTask(t, user.session)];
+    await t.emu.control.clock.advance(10_000);
+    const missed = await eventIdsAfter(before);
+    expect(missed.length).toBeGreaterThan(tasks.length);
+
+    const resumed = readSse(
+      await t.request("/api/events?replay=latest", {
+        session: user.session,
+        headers: { "Last-Event-ID": String(before) },
+      }),
+    );
+    await resumed.next();
+    const replayed = [await resumed.nextTask(), await resumed.nextTask()];
+    expect(replayed.map((e) => e.task.id).sort()).toEqual(tasks.map((task) => task.id).sort());
+    expect(replayed.map((e) => e.task.status)).toEqual(["success", "success"]);
+    expect(replayed.at(-1)?.id).toBe(missed.at(-1));
+    // Nothing else was replayed: the next event is a live one.
+    const live = await createTask(t, user.session);
+    expect((await resumed.nextTask()).task.id).toBe(live.id);
+    await resumed.close();
+  });
+
+  it("answers what changed after an event id as JSON, each task once, and the position to resume from", async () => {
+    const [before = 0] = (await eventIdsAfter(0)).slice(-1);
+    const tasks = [await createTask(t, user.session), await createTask(t, user.session)];
+    await t.emu.control.clock.advance(10_000);
+    const missed = await eventIdsAfter(before);
+    const response = await t.request(`/api/events/changes?after=${before}`, {
+      session: user.session,
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      tasks: { id: string; status: string }[];
+      last_event_id: string;
+      more: boolean;
+    };
+    // Each changed task once (an earlier test's task may still be moving too).
+    const ids = body.tasks.map((task) => task.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const ours = body.tasks.filter((task) => tasks.some((mine) => mine.id === task.id));
+    expect(ours.map((task) => task.status)).toEqual(["success", "success"]);
+    expect(body).toMatchObject({ last_event_id: String(missed.at(-1)), more: false });
+
+    // Resumed from there, the stream replays nothing: the next event is a live one.
+    const resumed = readSse(await open(t, { "Last-Event-ID": body.last_event_id }));
+    await resumed.next();
+    const live = await createTask(t, user.session);
+    expect((await resumed.nextTask()).task.id).toBe(live.id);
+    await resumed.close();
+  });
+
+  it("sends those changes compressed to a client that accepts it", async () => {
+    const response = await t.request("/api/events/changes?after=0", {
+      session: user.session,
+      headers: { "Accept-Encoding": "gzip, br" },
+    });
+    expect(response.headers.get("content-encoding")).toBe("br");
+  });
+
+  it("refuses changes after something that is no event id", async () => {
+    const response = await t.request("/api/events/changes?after=abc", { session: user.session });
+    expect(response.status).toBe(400);
+  });
+
   it("accepts the resume position as ?last_event_id= too", async () => {
     const [last] = (await eventIdsAfter(0)).slice(-1);
     const before = (last ?? 1) - 1;

@@ -41,6 +41,12 @@ describeEachDriver("CORS, rate limits and the API document", (driver) => {
     expect(response.headers.get("access-control-allow-origin")).toBe(FIREFOX_ORIGIN);
   });
 
+  it("allows the extension's origin on media links (its <audio> loads them in CORS mode)", async () => {
+    const response = await t.request("/media/not-a-link", { origin: FIREFOX_ORIGIN });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("access-control-allow-origin")).toBe(FIREFOX_ORIGIN);
+  });
+
   it("sends no CORS headers to another origin", async () => {
     const response = await t.request("/api/me", { session, origin: "https://evil.test" });
     expect(response.status).toBe(200);

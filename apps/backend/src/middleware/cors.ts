@@ -42,11 +42,16 @@ export function extensionCors(origins: readonly string[]) {
 
 /**
  * The CORS middleware mounted on every path the extension calls from a page context: `/api/*`
- * (including routes registered after it) and the two session endpoints of sign-in.
+ * (including routes registered after it), the two session endpoints of sign-in, and media links:
+ * the extension's `<audio crossorigin>` loads those in CORS mode, because a plain (no-cors) load
+ * from its chrome-extension:// or moz-extension:// page is cross-site and the media answer's
+ * `Cross-Origin-Resource-Policy: same-site` refuses it. That policy stays: a media link is for
+ * the extension, not for embedding in other sites (the public share page plays its audio from
+ * its own origin, which same-site allows).
  */
 export function extensionCorsRoutes(origins: readonly string[]) {
   const cors = extensionCors(origins);
   const router = new OpenAPIHono<AppEnv>();
-  for (const path of ["/api/*", "/auth/token", "/auth/logout"]) router.use(path, cors);
+  for (const path of ["/api/*", "/auth/token", "/auth/logout", "/media/*"]) router.use(path, cors);
   return router;
 }

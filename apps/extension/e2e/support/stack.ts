@@ -49,6 +49,8 @@ export interface Stack {
   stopBackend(): Promise<void>;
   /** Bytes the backend has sent to the browser so far (HTTP headers and bodies, every request). */
   bytesToBrowser(): number;
+  /** Of those, audio bodies (see relay.ts). */
+  audioBytesToBrowser(): number;
   /** Starts a stopped backend again: same address, same data folder (a restart). */
   startBackend(): Promise<void>;
   close(): Promise<void>;
@@ -112,6 +114,7 @@ export async function startStack(emulatorOptions: Partial<StartOptions> = {}): P
     backendUrl,
     stopBackend,
     bytesToBrowser: () => relay.bytesToBrowser(),
+    audioBytesToBrowser: () => relay.audioBytesToBrowser(),
     async startBackend() {
       await stopped;
       server ??= await start();

@@ -5,7 +5,8 @@ import { ApiError } from "../../lib/errors.ts";
 import { requireSession } from "../../middleware/session.ts";
 import type { SseTakeover } from "../../server/sse-takeover.ts";
 import { liveEventsResponse } from "./live-response.ts";
-import { streamEvents } from "./events.routes.ts";
+import { eventChanges, streamEvents } from "./events.routes.ts";
+import type { Task } from "../../schemas/task.ts";
 import { INVALID_REQUEST } from "../../schemas/error-codes.ts";
 
 function lastEventId(header: string | undefined, query: string | undefined): number | undefined {
@@ -21,7 +22,8 @@ function lastEventId(header: string | undefined, query: string | undefined): num
  * `GET /api/events`: Server-Sent Events of the user's task changes. Authorised by the session
  * bearer (read it with `fetch` streaming: `EventSource` cannot send headers). Frames:
  * `retry: 3000`; then either `event: ready` with `id:` = the resume position (fresh stream) or
- * the replay of every event after `Last-Event-ID` (header, or `?last_event_id=`); then live
+ * the replay of every event after `Last-Event-ID` (header, or `?last_event_id=`), or with
+ * `?replay=latest` only each task's newest one (every event carries the whole task); then live
  * `event: task` frames with `id:` = the task event id and `data:` = the task JSON; `: ping`
  * comments every 15 s. On shutdown the stream ends after `retry: 1000`: reconnect with the last
  * id seen and nothing is lost. When the session is revoked (sign-out, a revoked device) the
@@ -33,9 +35,8 @@ function lastEventId(header: string | undefined, query: string | undefined): num
 export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
   const { sessions, liveEvents } = deps.services;
 
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
-    { ...streamEvents, middleware: requireSession(sessions) },
-    (c) => {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+    .openapi({ ...streamEvents, middleware: requireSession(sessions) }, (c) => {
       const resumeFrom = lastEventId(
         c.req.valid("header")["last-event-id"],
         c.req.valid("query").last_event_id,
@@ -46,10 +47,23 @@ export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">
       const { userId, sessionId } = c.get("session");
       const live = liveEvents.open(userId, {
         lastEventId: resumeFrom,
+        latestOnly: c.req.valid("query").replay === "latest",
         sessionId,
         limits: deps.config.sse,
       });
       return takeover.offer(liveEventsResponse(live), live);
-    },
-  );
+    })
+    .openapi({ ...eventChanges, middleware: requireSession(sessions) }, async (c) => {
+      const after = Number(c.req.valid("query").after);
+      const rows = await liveEvents.changes(c.get("session").userId, after);
+      return c.json(
+        {
+          // Stored as the task JSON the API answers (`toTaskJson`).
+          tasks: rows.map((row) => JSON.parse(row.payload) as Task),
+          last_event_id: String(rows.at(-1)?.id ?? after),
+          more: rows.length === liveEvents.pageSize,
+        },
+        200,
+      );
+    });
 }

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorBody } from "../../schemas/common.ts";
-import { sessionErrors } from "../shared-schemas.ts";
+import { taskSchema } from "../../schemas/task.ts";
+import { json, sessionErrors } from "../shared-schemas.ts";
 
 export const streamEvents = createRoute({
   method: "get",
@@ -22,6 +23,14 @@ export const streamEvents = createRoute({
         .string()
         .optional()
         .openapi({ description: "Same as the Last-Event-ID header" }),
+      replay: z
+        .enum(["all", "latest"])
+        .optional()
+        .openapi({
+          description:
+            "`latest`: replay only each task's newest event after Last-Event-ID (each event carries the whole task, " +
+            "so a client that keeps task rows needs no earlier one); `all` (default): every event",
+        }),
     }),
   },
   responses: {
@@ -31,6 +40,43 @@ export const streamEvents = createRoute({
     },
     400: {
       description: "`invalid_request`: malformed Last-Event-ID",
+      content: { "application/json": { schema: errorBody } },
+    },
+    ...sessionErrors,
+  },
+});
+
+export const eventChanges = createRoute({
+  method: "get",
+  path: "/api/events/changes",
+  tags: ["Tasks"],
+  security: [{ session: [] }],
+  summary: "What changed after an event id: each changed task once, as JSON",
+  description:
+    "The replay of `GET /api/events?replay=latest` as one ordinary (compressible) JSON answer: each task changed " +
+    "after `after`, as its newest event has it, oldest change first, at most 200 a page. Resume the event stream " +
+    "with `Last-Event-ID: last_event_id`; while `more` is true, ask again with `after=last_event_id`.",
+  request: {
+    query: z.object({
+      after: z
+        .string()
+        .regex(/^\d{1,18}$/)
+        .openapi({ description: "An event id the stream sent (its `Last-Event-ID`)" }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "The changed tasks and the position they bring the client to",
+      content: json(
+        z.object({
+          tasks: z.array(taskSchema),
+          last_event_id: z.string(),
+          more: z.boolean(),
+        }),
+      ),
+    },
+    400: {
+      description: "`invalid_request`: `after` is no event id",
       content: { "application/json": { schema: errorBody } },
     },
     ...sessionErrors,

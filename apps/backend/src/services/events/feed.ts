@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { TASK_EVENTS_CHANNEL } from "../../db/channels.ts";
 import type { Database } from "../../db/client.ts";
 import { queryRows } from "../../db/rows.ts";
@@ -126,6 +126,28 @@ export function createEventFeed(options: FeedOptions) {
         .select({ id: taskEvents.id, payload: sql<string>`${taskEvents.payload}::text` })
         .from(taskEvents)
         .where(and(eq(taskEvents.userId, userId), gt(taskEvents.id, afterId)))
+        .orderBy(asc(taskEvents.id))
+        .limit(REPLAY_PAGE),
+
+    /**
+     * Like `replayPage`, but only each task's newest event after `afterId`: every event carries
+     * the whole task row, so a client that keeps rows (the extension) needs no earlier one. A
+     * popup opened after 50 tasks ran to the end gets 50 rows instead of every step of each.
+     */
+    latestPage: (userId: number, afterId: number) =>
+      db
+        .select({ id: taskEvents.id, payload: sql<string>`${taskEvents.payload}::text` })
+        .from(taskEvents)
+        .where(
+          inArray(
+            taskEvents.id,
+            db
+              .select({ id: sql<number>`max(${taskEvents.id})` })
+              .from(taskEvents)
+              .where(and(eq(taskEvents.userId, userId), gt(taskEvents.id, afterId)))
+              .groupBy(taskEvents.taskId),
+          ),
+        )
         .orderBy(asc(taskEvents.id))
         .limit(REPLAY_PAGE),
 

@@ -40,6 +40,8 @@ export interface HubOptions {
 export interface OpenOptions {
   /** Replays `id > lastEventId` first; without it the stream starts live. */
   lastEventId?: number;
+  /** Replays only each task's newest event after `lastEventId` (`?replay=latest`). */
+  latestOnly?: boolean;
   /** The session that opened it: the stream ends when that session is revoked. */
   sessionId?: string;
   limits: StreamLimits;
@@ -151,7 +153,7 @@ export function createEventHub(options: HubOptions) {
      * its lifetime. Both send an `end` event and a `retry:` first.
      */
     open(userId: number, stream: OpenOptions): LiveStream {
-      const { lastEventId, sessionId, limits } = stream;
+      const { lastEventId, sessionId, limits, latestOnly = false } = stream;
       const endsAt = clock.now() + jitteredLifetime(limits.maxLifetimeMs, random);
       const live = new Stream(
         registry,
@@ -170,7 +172,8 @@ export function createEventHub(options: HubOptions) {
           if (lastEventId === undefined) {
             live.lastId = Math.max(live.lastId, feed.cursor);
             live.write(readyFrame(feed.cursor));
-          } else await live.replay(feed.replayPage, feed.replayPageSize);
+          } else
+            await live.replay(latestOnly ? feed.latestPage : feed.replayPage, feed.replayPageSize);
         })
         .catch((error: unknown) => {
           logger.warn({ err: errorMessage(error) }, "live event stream failed to start");
@@ -192,6 +195,13 @@ export function createEventHub(options: HubOptions) {
       await live.attached;
       return live;
     },
+
+    /**
+     * Each task's newest event after `afterId`, oldest first, a page at most (`pageSize` rows):
+     * the replay of `?replay=latest` as one JSON answer (`GET /api/events/changes`).
+     */
+    changes: (userId: number, afterId: number) => feed.latestPage(userId, afterId),
+    pageSize: feed.replayPageSize,
 
     /** Reads new events now (tests; also what a notification triggers). */
     poke: feed.readNew,

@@ -45,7 +45,7 @@ const PEAKS = {
 };
 
 /** The backend with peaks and media links; the platform's files; every request recorded. */
-function archiveBackend() {
+function archiveBackend(publicUrl = BACKEND) {
   let links = 0;
   const backend = fakeBackend({
     "GET /api/tasks": () => json({ tasks: TASKS, next_cursor: null }),
@@ -65,7 +65,10 @@ function archiveBackend() {
     if (request.method === "POST" && /^\/api\/tasks\/t\d+\/media-link$/.test(path)) {
       backend.requests.push(request);
       return Promise.resolve(
-        json({ url: `${BACKEND}/media/token-${++links}`, expires_at: "2025-01-01T16:05:00.000Z" }),
+        json({
+          url: `${publicUrl}/media/token-${++links}`,
+          expires_at: "2025-01-01T16:05:00.000Z",
+        }),
       );
     }
     return fetch(input, init);
@@ -237,6 +240,33 @@ describe("archived tracks: waveforms from the stored peaks, play streams the MP3
       await expect.poll(playerState).toBe("ready");
     }
     expect(calls.mediaLinks()).toHaveLength(2);
+    expect(document.querySelector("audio")?.getAttribute("src")).toBe(`${BACKEND}/media/token-1`);
+  });
+
+  it("asks for the media link when the pointer reaches Play, once, and the click uses it", async () => {
+    await signedIn({ tasks: TASKS });
+    const calls = archiveBackend();
+    startTestBackground(calls.backend);
+    stubVisibility(() => false);
+    stubMedia();
+    await openTaskList();
+    const play = within(card("t4")).getByTestId("play");
+    fireEvent.pointerEnter(play);
+    fireEvent.click(play);
+    await expect.poll(playerState).toBe("ready");
+    expect(calls.mediaLinks()).toEqual([`${BACKEND}/api/tasks/t4/media-link?format=mp3`]);
+    expect(calls.audio()).toEqual([]);
+  });
+
+  it("plays a media link the backend built from another address at the address it is reached on", async () => {
+    await signedIn({ tasks: TASKS });
+    const calls = archiveBackend("https://music.example.org");
+    startTestBackground(calls.backend);
+    stubVisibility(() => false);
+    stubMedia();
+    await openTaskList();
+    fireEvent.click(within(card("t6")).getByTestId("play"));
+    await expect.poll(playerState).toBe("ready");
     expect(document.querySelector("audio")?.getAttribute("src")).toBe(`${BACKEND}/media/token-1`);
   });
 

@@ -122,9 +122,10 @@ export function MiniPlayer() {
         }}
         controls
         preload="auto"
-        // A CORS request, which the backend's host permission lets through: the media link is
-        // another site than the extension's pages, and the backend's `Cross-Origin-Resource-
-        // Policy: same-site` refuses the plain (no-cors) request an <audio> element makes.
+        // A CORS request, which the backend answers for the extension's origins (and the host
+        // permission lets through): the media link is another site than the extension's pages,
+        // and the backend's `Cross-Origin-Resource-Policy: same-site` refuses the plain
+        // (no-cors) request an <audio> element makes.
         crossOrigin={player.mode === "stream" ? "anonymous" : undefined}
         src={player.src ?? undefined}
         hidden={player.status !== "ready"}

@@ -30,6 +30,11 @@ export interface PlayerState {
 export interface Player extends PlayerState {
   /** Plays `task` (loading it first), or pauses/resumes it when it is the current track. */
   toggle(task: Task): void;
+  /**
+   * Gets ready to play `task` (the pointer reached its Play): asks for its media link now, so
+   * the click finds it waiting (the background keeps it). No audio is fetched.
+   */
+  prepare(task: Task): void;
   /** Moves the playhead of `task` to `fraction` (0–1), starting it first if it is not current. */
   seek(task: Task, fraction: number): void;
   close(): void;
@@ -119,6 +124,10 @@ export function PlayerProvider(props: { children: ComponentChildren }) {
         if (status !== "ready" || !audio) return;
         if (audio.paused) void audio.play().catch(() => undefined);
         else audio.pause();
+      },
+      prepare: (task) => {
+        if (current.current.task?.id === task.id || !streamable(task)) return;
+        void send("audio/media-link", { id: task.id, format: "mp3" }).catch(() => undefined);
       },
       seek: (task, fraction) => {
         const to = Math.min(1, Math.max(0, fraction));

@@ -48,6 +48,12 @@ export function ResultPlayer(props: { task: Task; now: number }) {
           onClick={() => {
             player.toggle(task);
           }}
+          onPointerEnter={() => {
+            player.prepare(task);
+          }}
+          onFocus={() => {
+            player.prepare(task);
+          }}
         >
           {playing ? i18n.t("player.pause") : i18n.t("player.play")}
         </button>

@@ -147,9 +147,17 @@ export function createApi(options: ApiOptions) {
       if (!response.ok) throw await responseError(response);
       return response;
     },
-    /** The live event stream request (read by `sse.ts`), resuming after `lastEventId`. */
+    /**
+     * What changed after the event `after`: each changed task once, as compressible JSON (the
+     * replay, before the stream opens), and the event id to resume the stream from.
+     */
+    changes: (after: string) => ok(() => api.events.changes.$get({ query: { after } })),
+    /**
+     * The live event stream request (read by `sse.ts`), resuming after `lastEventId`. Events carry
+     * whole task rows, so the replay brings only each task's newest (`replay=latest`).
+     */
     eventsRequest: (lastEventId: string | null): Request =>
-      new Request(`${baseUrl}/api/events`, {
+      new Request(`${baseUrl}/api/events?replay=latest`, {
         headers: {
           ...headers,
           Accept: "text/event-stream",

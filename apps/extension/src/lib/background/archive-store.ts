@@ -55,16 +55,27 @@ export type PeaksStore = ReturnType<typeof createPeaksStore>;
  */
 export function createMediaLinkMemo() {
   const links = new Map<string, MediaLink>();
+  // Asked for and not answered yet: a click right after the hover that asked waits for that one.
+  const pending = new Map<string, Promise<MediaLink>>();
   return {
-    async get(key: string, now: number, issue: () => Promise<MediaLink>): Promise<MediaLink> {
+    get(key: string, now: number, issue: () => Promise<MediaLink>): Promise<MediaLink> {
       const known = links.get(key);
-      if (known && Date.parse(known.expires_at) - LINK_MARGIN_MS > now) return known;
-      const link = await issue();
-      links.set(key, link);
+      if (known && Date.parse(known.expires_at) - LINK_MARGIN_MS > now)
+        return Promise.resolve(known);
+      const asked = pending.get(key);
+      if (asked) return asked;
+      const link = issue()
+        .then((issued) => {
+          links.set(key, issued);
+          return issued;
+        })
+        .finally(() => pending.delete(key));
+      pending.set(key, link);
       return link;
     },
     clear: () => {
       links.clear();
+      pending.clear();
     },
   };
 }

@@ -13,6 +13,21 @@ export async function waveformOf(ctx: Context, taskId: string): Promise<Waveform
   return waveform;
 }
 
+/**
+ * `url` on the address the extension reaches the backend at. The backend builds media links
+ * from its PUBLIC_URL, which may be another name of the same server (a LAN address, a proxy, a
+ * port mapping): the extension's own address is the one it knows works and that its host
+ * permission covers. The path and token stay as issued.
+ */
+export function onBackend(url: string, backend: string): string {
+  const link = new URL(url);
+  if (!backend) return link.href;
+  const base = new URL(backend);
+  link.protocol = base.protocol;
+  link.host = base.host;
+  return link.href;
+}
+
 /** A link the `<audio>` element streams a task's archived audio from (HTTP Range, no session). */
 export async function mediaLinkOf(
   ctx: Context,
@@ -20,7 +35,8 @@ export async function mediaLinkOf(
   format: AudioFormat,
 ): Promise<MediaLink> {
   const backend = (await backendUrl()) ?? "";
-  return ctx.mediaLinks.get(`${backend} ${taskId} ${format}`, ctx.deps.now(), () =>
-    ctx.call((api) => api.mediaLink(taskId, format)),
-  );
+  return ctx.mediaLinks.get(`${backend} ${taskId} ${format}`, ctx.deps.now(), async () => {
+    const link = await ctx.call((api) => api.mediaLink(taskId, format));
+    return { ...link, url: onBackend(link.url, backend) };
+  });
 }

@@ -2,6 +2,7 @@ import { OvertureError } from "../errors.ts";
 import { backendUrl } from "../storage.ts";
 import { type Api, createApi } from "./api.ts";
 import { type CacheStorageLike, createAudioCache } from "./audio-cache.ts";
+import { coalesce } from "./coalesce.ts";
 import { createMediaLinkMemo, createPeaksStore } from "./archive-store.ts";
 import type { IdentityApi } from "./auth.ts";
 import { sessionItem, type StoredSession } from "./session-store.ts";
@@ -16,6 +17,9 @@ export interface BackgroundDeps {
   /** Where fetched result audio is kept (the Cache API); null keeps nothing. */
   cacheStorage: CacheStorageLike | null;
 }
+
+/** How long a quota refresh waits for the task changes that follow (a replay, a batch finishing). */
+const QUOTA_GATHER_MS = 250;
 
 /**
  * The background's shared state: the snapshot store, the API for the current backend and session,
@@ -96,7 +100,27 @@ export function createContext(deps: BackgroundDeps) {
     }
   }
 
-  return { deps, store, audioCache, peaks, mediaLinks, api, call, requireSession, noteFailure };
+  /**
+   * Re-reads the quota, once for a burst of calls: a replay that ends 50 tasks asks once, not
+   * 50 times. Resolves when a read that started after the call has finished.
+   */
+  const refreshQuota = coalesce(async () => {
+    const quota = await call((api) => api.quota());
+    await store.update((s) => ({ ...s, quota }));
+  }, QUOTA_GATHER_MS);
+
+  return {
+    deps,
+    store,
+    audioCache,
+    peaks,
+    mediaLinks,
+    api,
+    call,
+    requireSession,
+    noteFailure,
+    refreshQuota,
+  };
 }
 
 export type Context = ReturnType<typeof createContext>;

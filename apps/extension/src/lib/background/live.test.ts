@@ -70,6 +70,68 @@ describe("live events while a view is open", () => {
     await expect.poll(() => eventCursorItem.getValue()).toBe("12");
   });
 
+  it("catches up with one JSON request, then opens the stream where that left off", async () => {
+    await signedIn({ tasks: [task({ status: "in_progress" })] });
+    await eventCursorItem.setValue("7");
+    const stream = eventStream();
+    const done = task({ status: "success", updated_at: "2025-01-01T10:04:00.000Z" });
+    const backend = fakeBackend({
+      "GET /api/events": stream.route,
+      "GET /api/events/changes": () => json({ tasks: [done], last_event_id: "40", more: false }),
+    });
+    startTestBackground(backend);
+    browser.runtime.connect({ name: LIVE_PORT });
+    await expect.poll(() => stream.opened.length).toBe(1);
+    expect(backend.calls("GET", "/api/events/changes").map((r) => r.url)).toEqual([
+      "http://127.0.0.1:8787/api/events/changes?after=7",
+    ]);
+    expect(stream.opened[0]?.headers.get("Last-Event-ID")).toBe("40");
+    expect((await snapshotItem.getValue()).tasks[0]?.status).toBe("success");
+    expect(await eventCursorItem.getValue()).toBe("40");
+  });
+
+  it("leaves the catching up to the stream's replay when the backend has no changes answer", async () => {
+    await signedIn();
+    await eventCursorItem.setValue("7");
+    const stream = eventStream();
+    startTestBackground(fakeBackend({ "GET /api/events": stream.route }));
+    browser.runtime.connect({ name: LIVE_PORT });
+    await expect.poll(() => stream.opened.length).toBe(1);
+    expect(stream.opened[0]?.headers.get("Last-Event-ID")).toBe("7");
+  });
+
+  it("asks for a replay of each task's newest event only", async () => {
+    await signedIn();
+    await eventCursorItem.setValue("7");
+    const stream = eventStream();
+    startTestBackground(fakeBackend({ "GET /api/events": stream.route }));
+    browser.runtime.connect({ name: LIVE_PORT });
+    await expect.poll(() => stream.opened.length).toBe(1);
+    const request = stream.opened[0];
+    expect(new URL(request?.url ?? "").searchParams.get("replay")).toBe("latest");
+    expect(request?.headers.get("Last-Event-ID")).toBe("7");
+  });
+
+  it("applies a replay of many finished tasks with one read of the quota", async () => {
+    const running = Array.from({ length: 30 }, (_, i) =>
+      task({ id: `r${i}`, status: "in_progress" }),
+    );
+    await signedIn({ tasks: running });
+    const stream = eventStream();
+    const backend = fakeBackend({ "GET /api/events": stream.route });
+    startTestBackground(backend);
+    browser.runtime.connect({ name: LIVE_PORT });
+    await expect.poll(() => stream.opened.length).toBe(1);
+    const done = "2025-01-01T10:04:00.000Z";
+    running.forEach((row, i) => {
+      stream.send(100 + i, { ...row, status: "success", updated_at: done });
+    });
+    await expect.poll(() => eventCursorItem.getValue()).toBe("129");
+    await expect.poll(() => backend.calls("GET", "/api/quota").length).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(backend.calls("GET", "/api/quota")).toHaveLength(1);
+  });
+
   it("takes a task off the list when its event says it was deleted", async () => {
     await signedIn({ tasks: [task({ status: "success" }), task({ id: "t2", status: "success" })] });
     const stream = eventStream();

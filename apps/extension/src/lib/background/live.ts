@@ -2,6 +2,7 @@ import { TASK_STATES } from "@overture/backend/api";
 import { OvertureError } from "../errors.ts";
 import type { LiveStatus, LiveStatusMessage } from "../messages.ts";
 import type { Task } from "../types.ts";
+import type { Api } from "./api.ts";
 import type { Context } from "./context.ts";
 import { networkError, responseError } from "./http.ts";
 import { refresh } from "./refresh.ts";
@@ -48,6 +49,22 @@ function isTask(value: unknown): value is Task {
 }
 
 /**
+ * Catches up from the stored position before the stream opens: what changed since comes as one
+ * compressed JSON answer (each task once), where the stream's replay is uncompressed text.
+ * Answers the position to resume the stream from.
+ */
+async function catchUp(ctx: Context, api: Api, after: string): Promise<string> {
+  let position = after;
+  for (;;) {
+    const page = await api.changes(position);
+    if (page.tasks.length > 0) await applyTasks(ctx, page.tasks);
+    position = page.last_event_id;
+    await eventCursorItem.setValue(position);
+    if (!page.more) return position;
+  }
+}
+
+/**
  * Keeps the backend's event stream open while at least one view holds a Port, and closes it when
  * the last one goes (the polling alarm takes over). Events carry whole task rows; the stream
  * resumes with the stored `Last-Event-ID`, so a reconnect or a restarted background loses nothing.
@@ -67,6 +84,9 @@ export function createLiveHub(ctx: Context) {
     const session = await ctx.requireSession();
     const api = await ctx.api(session);
     let failed = false;
+    // A failed catch-up (an older backend, a network blip) leaves it to the stream's replay.
+    const stored = await eventCursorItem.getValue();
+    const lastEventId = stored ? await catchUp(ctx, api, stored).catch(() => stored) : null;
     await readEventStream({
       request: (lastEventId) => api.eventsRequest(lastEventId),
       // A refused connection is "backend unreachable" (or offline), as for every other call.
@@ -74,7 +94,7 @@ export function createLiveHub(ctx: Context) {
         ctx.deps.fetch(request, init).catch((cause: unknown) => {
           throw networkError(cause);
         }),
-      lastEventId: await eventCursorItem.getValue(),
+      lastEventId,
       signal,
       toError: responseError,
       isFatal: (error) => error instanceof OvertureError && FATAL.includes(error.code),
@@ -97,9 +117,13 @@ export function createLiveHub(ctx: Context) {
           void ctx.noteFailure(error, session);
         }
       },
-      onEvent: async (event) => {
-        const task = event.event === "task" ? taskOf(event.data) : undefined;
-        if (task) await applyTasks(ctx, [task]);
+      // One snapshot write per batch: a replay of many tasks is applied at once.
+      onEvents: async (events) => {
+        const tasks = events.flatMap((event) => {
+          const task = event.event === "task" ? taskOf(event.data) : undefined;
+          return task ? [task] : [];
+        });
+        if (tasks.length > 0) await applyTasks(ctx, tasks);
       },
       // Saved after the events it covers were applied: a restart resumes after them, never past.
       onCursor: (id) => eventCursorItem.setValue(id),

@@ -85,7 +85,7 @@ describe("reading the event stream", () => {
       fetch: fetch,
       lastEventId: null,
       signal: controller.signal,
-      onEvent: (event) => void seen.push(event),
+      onEvents: (events) => void seen.push(...events),
       sleep: () => Promise.resolve(),
     });
     expect(seen.map((e) => e.data)).toEqual(["a", "b"]);
@@ -108,7 +108,7 @@ describe("reading the event stream", () => {
       fetch: fetch,
       lastEventId: "41",
       signal: controller.signal,
-      onEvent: () => undefined,
+      onEvents: () => undefined,
       sleep: () => Promise.resolve(),
     });
     const first = fetch.mock.calls[0]?.[0];
@@ -124,7 +124,7 @@ describe("reading the event stream", () => {
         fetch: fetch,
         lastEventId: null,
         signal: new AbortController().signal,
-        onEvent: () => undefined,
+        onEvents: () => undefined,
         toError: () => Promise.resolve(fatal),
         isFatal: (error) => error === fatal,
         sleep: () => Promise.resolve(),
@@ -142,7 +142,7 @@ describe("reading the event stream", () => {
       fetch: fetch,
       lastEventId: null,
       signal: controller.signal,
-      onEvent: () => undefined,
+      onEvents: () => undefined,
       delayMs: 100,
       sleep: (ms) => {
         waits.push(ms);
@@ -161,7 +161,7 @@ describe("reading the event stream", () => {
       fetch: () => Promise.resolve(streamOf(": shutting down\nretry: 1000\n\n")),
       lastEventId: null,
       signal: controller.signal,
-      onEvent: () => undefined,
+      onEvents: () => undefined,
       delayMs: 3_000,
       sleep: (ms) => {
         waits.push(ms);
@@ -204,7 +204,7 @@ describe("a silent or failing stream", () => {
       fetch,
       lastEventId: null,
       signal: controller.signal,
-      onEvent: () => undefined,
+      onEvents: () => undefined,
       onStatus: (status) => void statuses.push(status),
       idleTimeoutMs: 20,
       sleep: () => Promise.resolve(),
@@ -230,7 +230,7 @@ describe("a silent or failing stream", () => {
       fetch,
       lastEventId: null,
       signal: controller.signal,
-      onEvent: () => undefined,
+      onEvents: () => undefined,
       delayMs: 3_000,
       maxDelayMs: 150,
       sleep: (ms) => {
@@ -258,7 +258,7 @@ describe("the resume position", () => {
       fetch,
       lastEventId: null,
       signal: controller.signal,
-      onEvent: () => undefined,
+      onEvents: () => undefined,
       onCursor: (id) => void cursors.push(id),
       sleep: () => Promise.resolve(),
     });

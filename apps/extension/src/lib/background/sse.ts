@@ -78,7 +78,11 @@ export interface StreamOptions {
   fetch: typeof fetch;
   lastEventId: string | null;
   signal: AbortSignal;
-  onEvent: (event: SseEvent) => void | Promise<void>;
+  /**
+   * The events each received chunk completed, in order (a replay arrives as a few large chunks:
+   * the caller applies each batch at once instead of event by event).
+   */
+  onEvents: (events: SseEvent[]) => void | Promise<void>;
   /** Called when the resume position moves, also for an id sent without data (a `ready` frame). */
   onCursor?: (lastEventId: string) => void | Promise<void>;
   /** Called when a connection opens (2xx) and when one fails. */
@@ -163,7 +167,8 @@ export async function readEventStream(options: StreamOptions): Promise<void> {
         const { done, value } = await reader.read();
         if (done) break;
         arm();
-        for (const event of parser.push(value)) await options.onEvent(event);
+        const events = parser.push(value);
+        if (events.length > 0) await options.onEvents(events);
         if (parser.retryMs !== null && parser.retryMs !== base) delay = base = parser.retryMs;
         if (parser.lastEventId !== null && parser.lastEventId !== lastEventId) {
           lastEventId = parser.lastEventId;

@@ -125,7 +125,19 @@ describe("quota after a change of the active tasks", () => {
       }),
     );
     await applyTasks(ctx, [task({ status: "success", updated_at: later(3) })]);
-    expect((await snapshotItem.getValue()).quota?.available).toBe(2);
+    await expect.poll(async () => (await snapshotItem.getValue()).quota?.available).toBe(2);
+  });
+
+  it("reads the quota once when several tasks end one after another", async () => {
+    await signedIn({
+      tasks: ["a", "b", "c", "d"].map((id) => task({ id, status: "in_progress" })),
+    });
+    const backend = fakeBackend();
+    const { ctx } = startTestBackground(backend);
+    for (const id of ["a", "b", "c", "d"])
+      await applyTasks(ctx, [task({ id, status: "success", updated_at: later(3) })]);
+    await ctx.refreshQuota();
+    expect(backend.calls("GET", "/api/quota")).toHaveLength(1);
   });
 });
 

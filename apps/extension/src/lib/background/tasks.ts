@@ -17,13 +17,9 @@ export async function applyTasks(ctx: Context, fresh: readonly Task[]): Promise<
     deletions: noteDeletions(s.deletions, fresh),
   }));
   await settle(before.tasks, after.tasks);
-  // A task that ended freed a slot (or a queued one took it): the quota shown must follow.
-  if (activeCount(before.tasks) !== activeCount(after.tasks)) await refreshQuota(ctx);
-}
-
-async function refreshQuota(ctx: Context): Promise<void> {
-  const quota = await ctx.call((api) => api.quota()).catch(() => null);
-  if (quota) await ctx.store.update((s) => ({ ...s, quota }));
+  // A task that ended freed a slot (or a queued one took it): the quota shown must follow. Not
+  // awaited: the live stream applies its next events meanwhile, and the read is coalesced.
+  if (activeCount(before.tasks) !== activeCount(after.tasks)) void ctx.refreshQuota();
 }
 
 /** Badge, notifications and alarm for a change of the task list from `before` to `after`. */
@@ -49,7 +45,7 @@ export async function checkActiveTasks(ctx: Context): Promise<void> {
     const rows = await Promise.all(active.map((task) => api.task(task.id).catch(() => null)));
     return rows.filter((row): row is Task => row !== null);
   });
-  const quota = await ctx.call((api) => api.quota()).catch(() => null);
-  if (quota) await ctx.store.update((s) => ({ ...s, quota }));
   await applyTasks(ctx, fresh);
+  // The same read as the one applyTasks may have asked for (coalesced).
+  await ctx.refreshQuota();
 }
