@@ -20,8 +20,11 @@ interface Running {
 
 /** Spawns in its own process group, so a stop reaches every process, as Ctrl+C does. */
 function spawnGroup(command: string, args: string[], cwd: string, env: Record<string, string>) {
-  // Not the variables of the turbo run this benchmark may be in: `pnpm start` runs its own.
-  const inherited = Object.entries(childEnv(env)).filter(([name]) => !name.startsWith("TURBO_"));
+  // Not the variables of the pnpm and turbo runs this benchmark is in (a parent pnpm turns off
+  // the install of a nested one): started as from a fresh shell.
+  const inherited = Object.entries(childEnv(env)).filter(
+    ([name]) => !/^(npm_|pnpm_|turbo_)/i.test(name),
+  );
   const child = spawn(command, args, {
     cwd,
     env: Object.fromEntries(inherited),
