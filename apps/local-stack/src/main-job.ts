@@ -1,7 +1,11 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseMainJobEnv } from "./env.ts";
-import { closeOnSignals, startLocalStack } from "./stack.ts";
+import { collectStartUpGarbage, useIdleFriendlyV8 } from "./main-job/footprint.ts";
+
+// The V8 settings first, then the rest of the main job (an `import` would be evaluated before them).
+useIdleFriendlyV8();
+const { parseMainJobEnv } = await import("./env.ts");
+const { closeOnSignals, startLocalStack } = await import("./stack.ts");
 
 /**
  * The README's main job (`pnpm start`): the platform emulator and the backend on embedded
@@ -51,3 +55,4 @@ polls the platform instead; tasks finish either way.
 Headless proof of the whole flow, in another terminal:  npx -y pnpm@10 demo
 Stop with Ctrl+C.
 `);
+collectStartUpGarbage();

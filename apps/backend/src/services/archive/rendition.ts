@@ -1,5 +1,3 @@
-import { createMp3Encoder } from "wasm-media-encoders";
-
 export const RENDITION_CONTENT_TYPE = "audio/mpeg";
 /** LAME's highest output rate; higher source rates are resampled down to it. */
 const MAX_OUTPUT_RATE = 48_000;
@@ -10,6 +8,9 @@ const MAX_OUTPUT_RATE = 48_000;
  * Sources with more than two channels keep their first two.
  */
 export async function createRenditionEncoder(sampleRate: number, sourceChannels: number) {
+  // Loaded on first use: the encoders' module (~0.8 MB, its WebAssembly inline) is otherwise
+  // compiled and held by every idle backend and main job (`pnpm bench`, item 7).
+  const { createMp3Encoder } = await import("wasm-media-encoders");
   const encoder = await createMp3Encoder();
   const channels: 1 | 2 = sourceChannels >= 2 ? 2 : 1;
   encoder.configure({
