@@ -98,9 +98,13 @@ process.on("SIGTERM", () => db.close().then(() => process.exit(0)));
 setInterval(() => {}, 1 << 30);
 `;
 
+/** Past this a bare PGlite process counts as hung (seen once: asleep before loading its wasm). */
+const BARE_PGLITE_TIMEOUT_MS = 90_000;
+
 export async function startBarePglite(
   dir: string,
   options: Record<string, unknown>,
+  attempts = 2,
 ): Promise<{ child: Child; readyMs: number }> {
   const started = performance.now();
   const child = spawnSource(BARE_PGLITE, { DIR: dir, OPTS: JSON.stringify(options) });
@@ -108,5 +112,12 @@ export async function startBarePglite(
     if (child.output().includes("ready")) return { child, readyMs: performance.now() - started };
     const exited = await Promise.race([child.exited.then(() => true), sleep(5).then(() => false)]);
     if (exited) throw new Error(`bare PGlite exited:\n${child.output()}`);
+    if (performance.now() - started > BARE_PGLITE_TIMEOUT_MS) {
+      await child.stop(0);
+      if (attempts <= 1)
+        throw new Error(`bare PGlite not ready within ${BARE_PGLITE_TIMEOUT_MS} ms`);
+      console.warn(`[bench] bare PGlite hung for ${BARE_PGLITE_TIMEOUT_MS} ms; starting it again`);
+      return startBarePglite(dir, options, attempts - 1);
+    }
   }
 }
