@@ -253,6 +253,7 @@ it(`play on a ${LONG_SECONDS} s track: click → first sound, bytes per minute o
   const reference = await wavThroughPort(popup, row.id);
 
   const before = stack.bytesToBrowser();
+  const audioBeforeListen = stack.audioBytesToBrowser();
   // First sound: the first frame at which the playhead has moved (checked every animation
   // frame; `timeupdate` fires only every ~250 ms and would add up to that). Also noted on the
   // way: when the element got its source (the media link arrived) and its `playing` event.
@@ -323,5 +324,33 @@ it(`play on a ${LONG_SECONDS} s track: click → first sound, bytes per minute o
     },
     PER_MINUTE_MAX_MB,
   );
+  const firstListen = stack.audioBytesToBrowser() - audioBeforeListen;
   await popup.close();
+
+  // Issue 14: "bytes already fetched are cached … so a replay costs nothing". The same track
+  // again, from a new popup, played to its end: audio bytes the backend sends this time.
+  const again = await browser.context.newPage();
+  await again.setViewportSize({ width: 400, height: 600 });
+  await again.goto(`chrome-extension://${browser.extensionId}/popup.html`);
+  await again.locator("#tab-tasks").click();
+  const replayBefore = stack.audioBytesToBrowser();
+  await again.locator(`li.task[data-task-id="${row.id}"]`).getByTestId("play").click();
+  await again.waitForFunction(() => (document.querySelector("audio")?.currentTime ?? 0) > 0);
+  await again.evaluate(() => {
+    const audio = document.querySelector("audio");
+    if (audio) audio.playbackRate = 16;
+  });
+  await again.waitForFunction(() => document.querySelector("audio")?.ended === true, undefined, {
+    timeout: 120_000,
+  });
+  note(
+    {
+      name: "replay of a track listened to before (new popup, whole track): audio bytes from the backend",
+      value: (stack.audioBytesToBrowser() - replayBefore) / 1024,
+      unit: "KB",
+      reference: { name: "the first listen's audio bytes", value: firstListen / 1024 },
+    },
+    0,
+  );
+  await again.close();
 });
