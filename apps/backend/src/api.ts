@@ -48,6 +48,7 @@ export type WebhookRejection = JSONParsed<rejections.WebhookRejection>;
 export type RejectionPage = JSONParsed<rejections.RejectionPage>;
 export type Task = JSONParsed<task.Task>;
 export type TaskPage = JSONParsed<task.TaskPage>;
+export type EventChanges = JSONParsed<task.EventChanges>;
 export type Quota = JSONParsed<task.Quota>;
 export type FieldError = JSONParsed<task.FieldError>;
 export type TaskArchive = JSONParsed<archive.TaskArchive>;

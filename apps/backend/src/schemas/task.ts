@@ -69,6 +69,19 @@ export const taskPageSchema = z.object({
 
 export type TaskPage = z.infer<typeof taskPageSchema>;
 
+/** `GET /api/events/changes`: each task changed after an event id, and where that leaves the client. */
+export const eventChangesSchema = z
+  .object({
+    tasks: z.array(taskSchema),
+    last_event_id: z
+      .string()
+      .openapi({ description: "Resume the event stream from here (`Last-Event-ID`)" }),
+    more: z.boolean().openapi({ description: "Ask again with `after=last_event_id`" }),
+  })
+  .openapi("EventChanges");
+
+export type EventChanges = z.infer<typeof eventChangesSchema>;
+
 /** A refused music parameter (core's `MusicFieldError`), listed in `fields` of `invalid_parameters`. */
 export const fieldErrorSchema = z.object({
   field: z.string(),

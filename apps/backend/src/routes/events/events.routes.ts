@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorBody } from "../../schemas/common.ts";
-import { taskSchema } from "../../schemas/task.ts";
+import { eventChangesSchema } from "../../schemas/task.ts";
 import { json, sessionErrors } from "../shared-schemas.ts";
 
 export const streamEvents = createRoute({
@@ -67,13 +67,7 @@ export const eventChanges = createRoute({
   responses: {
     200: {
       description: "The changed tasks and the position they bring the client to",
-      content: json(
-        z.object({
-          tasks: z.array(taskSchema),
-          last_event_id: z.string(),
-          more: z.boolean(),
-        }),
-      ),
+      content: json(eventChangesSchema),
     },
     400: {
       description: "`invalid_request`: `after` is no event id",
