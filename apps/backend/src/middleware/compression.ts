@@ -1,6 +1,7 @@
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { createMiddleware } from "hono/factory";
+import { weightedEntries } from "../lib/weighted-header.ts";
 
 /**
  * The text the extension and the share page read: JSON (task lists are ~1.7 KB a task and
@@ -21,13 +22,7 @@ type Encoding = "br" | "gzip";
 
 /** The coding the client accepts that we prefer (br, then gzip); q=0 refuses one. */
 export function chooseEncoding(header: string | undefined): Encoding | null {
-  if (!header) return null;
-  const q = new Map<string, number>();
-  for (const part of header.split(",")) {
-    const [name = "", ...params] = part.trim().toLowerCase().split(";");
-    const weight = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    q.set(name, weight ? Number(weight.slice(2)) || 0 : 1);
-  }
+  const q = new Map(weightedEntries(header).map(({ value, q }) => [value, q]));
   const accepts = (coding: Encoding) => (q.get(coding) ?? q.get("*") ?? 0) > 0;
   if (accepts("br")) return "br";
   if (accepts("gzip")) return "gzip";

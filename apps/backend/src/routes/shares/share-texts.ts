@@ -1,3 +1,5 @@
+import { weightedEntries } from "../../lib/weighted-header.ts";
+
 /**
  * The public share page's words in the two languages the extension speaks. The visitor has no
  * account and no settings, so the page follows their browser's Accept-Language.
@@ -37,14 +39,10 @@ export type ShareTexts = (typeof SHARE_TEXTS)[keyof typeof SHARE_TEXTS];
  */
 export function shareTexts(acceptLanguage: string | undefined): ShareTexts {
   let best: { lang: "en" | "zh"; q: number } | null = null;
-  for (const part of (acceptLanguage ?? "").split(",")) {
-    const [range = "", ...params] = part.trim().toLowerCase().split(";");
+  for (const { value: range, q } of weightedEntries(acceptLanguage)) {
     const lang =
       range === "zh" || range.startsWith("zh-") ? "zh" : range.startsWith("en") ? "en" : null;
-    if (!lang) continue;
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    const q = qParam ? Number(qParam.slice(2)) : 1;
-    if (Number.isFinite(q) && q > 0 && (best === null || q > best.q)) best = { lang, q };
+    if (lang && q > 0 && (best === null || q > best.q)) best = { lang, q };
   }
   return SHARE_TEXTS[best?.lang ?? "en"];
 }
