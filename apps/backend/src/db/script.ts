@@ -1,10 +1,9 @@
-import type { SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
-
-const dialect = new PgDialect({ casing: "snake_case" });
-
-/** One parameter as an SQL literal: strings always quoted ({@link quote}), never spliced raw. */
-function literal(value: unknown): string {
+/**
+ * A value as an SQL literal, for statements sent as text (a multi-statement script takes no
+ * parameters): strings always quoted ({@link quote}), never spliced raw; dates as ISO text;
+ * objects as JSON text.
+ */
+export function literal(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
@@ -26,18 +25,4 @@ function literal(value: unknown): string {
 export function quote(text: string): string {
   if (!text.includes("\\")) return `'${text.replaceAll("'", "''")}'`;
   return ` E'${text.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
-}
-
-/**
- * A drizzle statement as SQL text with its parameters inlined as literals, for a multi-statement
- * script (the simple query protocol takes no parameters). Only the `$n` placeholders drizzle
- * itself wrote are replaced; a value's text is never scanned again.
- */
-export function inlineSql(statement: SQL): string {
-  const query = dialect.sqlToQuery(statement);
-  return query.sql.replace(/\$(\d+)/g, (_, n: string) => {
-    const index = Number(n) - 1;
-    if (index < 0 || index >= query.params.length) throw new Error(`no parameter $${n}`);
-    return literal(query.params[index]);
-  });
 }

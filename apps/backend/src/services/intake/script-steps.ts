@@ -1,5 +1,4 @@
 import type { ScriptSession } from "../../db/client.ts";
-import { inlineSql } from "../../db/script.ts";
 import {
   applyWithSteps,
   type ApplyContext,
@@ -7,7 +6,7 @@ import {
   type ApplySteps,
 } from "../tasks/apply.ts";
 import type { PlatformReport } from "../tasks/merge.ts";
-import { lockTasksSql, taskRowOf } from "../tasks/store.ts";
+import { lockTasksText, taskRowOf } from "../tasks/store.ts";
 
 /**
  * A batch in two round trips on Postgres (node-postgres sends one statement at a time and does
@@ -26,13 +25,13 @@ export async function applyInScript(
   const steps: ApplySteps = {
     async lockAndStore(ids, store) {
       state.inTransaction = true;
-      const script = ["begin", inlineSql(lockTasksSql(ids))];
-      if (store) script.push(inlineSql(store));
+      const script = ["begin", lockTasksText(ids)];
+      if (store) script.push(store);
       const [, locked = [], stored = []] = await session.run(script.join(";\n"));
       return { rows: locked.map(taskRowOf), stored: stored.map((row) => String(row.event_id)) };
     },
     async write(statements) {
-      const results = await session.run([...statements.map(inlineSql), "commit"].join(";\n"));
+      const results = await session.run([...statements, "commit"].join(";\n"));
       state.inTransaction = false;
       return results.at(-2)?.at(-1); // the last statement's last row (before the commit's)
     },

@@ -1,10 +1,11 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Transaction } from "../../db/client.ts";
 import { storableId, storableObject, storableText } from "../../lib/storable.ts";
-import { appendTaskEventsSql, lastIdOf, type NewTaskEvent } from "../events/append.ts";
+import { appendTaskEventsText, lastIdOf, type NewTaskEvent } from "../events/append.ts";
 import { mergeReport, type MergeContext, type PlatformReport } from "./merge.ts";
 import { queryRows } from "../../db/rows.ts";
-import { lockTasks, saveTasksSql } from "./store.ts";
+import { lockTasks, saveTasksText } from "./store.ts";
+import { literal } from "../../db/script.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 import { toTaskJson } from "./task-json.ts";
 
@@ -32,14 +33,15 @@ export interface ApplyResult {
 /**
  * How a batch reaches the database, in two steps: a transaction runs each statement as its own
  * round trip (drizzle, both drivers); a multi-statement script (intake/script-steps.ts) sends
- * each step as one message.
+ * each step as one message. Statements are SQL text with their values inlined as literals
+ * (db/script.ts): one form for both, built without a query builder on the hot path.
  */
 export interface ApplySteps {
   /** Locks the tasks (sorted ids) `FOR UPDATE` and runs the event insert; answers the rows and
    * the event ids it stored. */
-  lockAndStore(ids: readonly string[], store: SQL | undefined): Promise<LockedAndStored>;
+  lockAndStore(ids: readonly string[], store: string | undefined): Promise<LockedAndStored>;
   /** Runs the writes in order; answers the last row of the last one. */
-  write(statements: readonly SQL[]): Promise<Record<string, unknown> | undefined>;
+  write(statements: readonly string[]): Promise<Record<string, unknown> | undefined>;
 }
 
 export interface LockedAndStored {
@@ -52,13 +54,13 @@ export function transactionSteps(tx: Transaction): ApplySteps {
   return {
     async lockAndStore(ids, store) {
       const rows = [...(await lockTasks(tx, ids)).values()];
-      const stored = store ? await queryRows<{ event_id: string }>(tx, store) : [];
+      const stored = store ? await queryRows<{ event_id: string }>(tx, sql.raw(store)) : [];
       return { rows, stored: stored.map((row) => row.event_id) };
     },
     async write(statements) {
       let last: Record<string, unknown> | undefined;
       for (const statement of statements) {
-        last = (await queryRows<Record<string, unknown>>(tx, statement)).at(-1);
+        last = (await queryRows<Record<string, unknown>>(tx, sql.raw(statement))).at(-1);
       }
       return last;
     },
@@ -89,7 +91,7 @@ export async function applyWithSteps(
 ): Promise<ApplyResult> {
   const reports = given.map(storableReport);
   const ids = [...new Set(reports.map((r) => r.taskId))].sort();
-  const locked = await steps.lockAndStore(ids, storeWebhookEventsSql(reports, ctx.now));
+  const locked = await steps.lockAndStore(ids, storeWebhookEventsText(reports, ctx.now));
   const rows = new Map(locked.rows.map((row) => [row.id, row]));
   const outcomes: ReportOutcome[] = reports.map((r) => {
     const row = rows.get(r.taskId);
@@ -128,9 +130,9 @@ export async function applyWithSteps(
     }
   });
 
-  const save = saveTasksSql([...touched.values()], rows);
-  const append = appendTaskEventsSql(events, !ctx.announceAfterCommit);
-  const last = await steps.write([save, append].filter((s): s is SQL => s !== undefined));
+  const save = saveTasksText([...touched.values()], rows);
+  const append = appendTaskEventsText(events, !ctx.announceAfterCommit);
+  const last = await steps.write([save, append].filter((s) => s !== undefined));
   for (const [id, row] of touched) rows.set(id, row);
   const lastEventId = append ? lastIdOf(last) : undefined;
   return { outcomes, changed, rows, freed, ...(lastEventId === undefined ? {} : { lastEventId }) };
@@ -170,7 +172,10 @@ function storableReport(report: PlatformReport): PlatformReport {
  * check {@link applyWithSteps} makes in memory, so it can run before the rows are back. The first
  * occurrence of an `event_id` wins; answers the ids stored.
  */
-function storeWebhookEventsSql(reports: readonly PlatformReport[], now: number): SQL | undefined {
+function storeWebhookEventsText(
+  reports: readonly PlatformReport[],
+  now: number,
+): string | undefined {
   const candidates = reports.flatMap((report, ord) =>
     report.webhookEvent
       ? [
@@ -187,10 +192,11 @@ function storeWebhookEventsSql(reports: readonly PlatformReport[], now: number):
   );
   if (candidates.length === 0) return undefined;
   // Sorted by event_id: two batches inserting overlapping ids wait on each other in one order.
-  return sql`
+  // json, not jsonb: these few short fields are read faster from json text.
+  return `
     insert into webhook_events (event_id, task_id, status, signed_at, received_at)
-    select e.event_id, e.task_id, e.status, e.signed_at, ${new Date(now).toISOString()}::timestamptz
-    from json_to_recordset(${JSON.stringify(candidates)}::json) as e(
+    select e.event_id, e.task_id, e.status, e.signed_at, ${literal(new Date(now))}::timestamptz
+    from json_to_recordset(${literal(JSON.stringify(candidates))}::json) as e(
       ord integer, event_id text, task_id uuid, platform_task_id text, status text, signed_at bigint)
     join tasks t on t.id = e.task_id
     where nullif(e.platform_task_id, '') is null or nullif(t.platform_task_id, '') is null

@@ -1,4 +1,5 @@
-import { getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { getTableColumns, inArray, sql } from "drizzle-orm";
+import { literal } from "../../db/script.ts";
 import type { Transaction } from "../../db/client.ts";
 import type { Executor } from "../../db/rows.ts";
 import { tasks } from "../../db/schema/index.ts";
@@ -20,10 +21,10 @@ export async function lockTasks(
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** {@link lockTasks} as a raw statement (a multi-statement script); rows via {@link taskRowOf}. */
-export function lockTasksSql(sortedIds: readonly string[]): SQL {
+/** {@link lockTasks} as SQL text (a multi-statement script); rows via {@link taskRowOf}. */
+export function lockTasksText(sortedIds: readonly string[]): string {
   const ids = `{${sortedIds.join(",")}}`;
-  return sql`select * from tasks where id = any(${ids}::uuid[]) order by id for update`;
+  return `select * from tasks where id = any(${literal(ids)}::uuid[]) order by id for update`;
 }
 
 const COLUMNS = Object.entries(getTableColumns(tasks));
@@ -38,7 +39,7 @@ export function taskRowOf(raw: Record<string, unknown>): TaskRow {
   return row as TaskRow;
 }
 
-/** The mutable columns: property, column and its SQL type in `json_to_recordset`. */
+/** The mutable columns: property, column and its SQL type in `jsonb_to_recordset`. */
 const MUTABLE = [
   ["status", "status", "text"],
   ["platformTaskId", "platform_task_id", "text"],
@@ -84,8 +85,9 @@ const same = (a: unknown, b: unknown) =>
 
 /**
  * Writes the mutable columns of whole task rows (already locked and merged in memory) in one
- * statement, whatever the number of rows: `UPDATE … FROM json_to_recordset(…)`. JSON carries the
- * batch as one parameter on both drivers. Given the rows as they were read (`before`, by id),
+ * statement, whatever the number of rows: `UPDATE … FROM jsonb_to_recordset(…)`. JSON carries the
+ * batch as one literal on both drivers (jsonb: the rows' JSON columns are parsed once, not once
+ * as json and again into each column). Given the rows as they were read (`before`, by id),
  * only the columns that changed in some row are written: less to send, and Postgres skips
  * checking the untouched ones.
  */
@@ -94,15 +96,15 @@ export async function saveTasks(
   rows: readonly TaskRow[],
   before?: ReadonlyMap<string, TaskRow>,
 ): Promise<void> {
-  const statement = saveTasksSql(rows, before);
-  if (statement) await tx.execute(statement);
+  const statement = saveTasksText(rows, before);
+  if (statement) await tx.execute(sql.raw(statement));
 }
 
-/** {@link saveTasks} as one statement; undefined when nothing changed. */
-export function saveTasksSql(
+/** {@link saveTasks} as SQL text (values inlined as literals); undefined when nothing changed. */
+export function saveTasksText(
   rows: readonly TaskRow[],
   before?: ReadonlyMap<string, TaskRow>,
-): SQL | undefined {
+): string | undefined {
   const columns: Mutable[] = before
     ? MUTABLE.filter(([key]) =>
         rows.some((r) => {
@@ -121,7 +123,7 @@ export function saveTasksSql(
   );
   const set = columns.map(([, c]) => `${c} = u.${c}`).join(", ");
   const shape = ["id uuid", ...columns.map(([, c, type]) => `${c} ${type}`)].join(", ");
-  return sql`update tasks as t set ${sql.raw(set)}
-    from json_to_recordset(${batch}::json) as u(${sql.raw(shape)})
+  return `update tasks as t set ${set}
+    from jsonb_to_recordset(${literal(batch)}::jsonb) as u(${shape})
     where t.id = u.id`;
 }
