@@ -112,7 +112,15 @@ export function createEventFeed(options: FeedOptions) {
       stopped = false;
       cursor = await newest();
       unlisten = await database.listen(TASK_EVENTS_CHANNEL, (payload) => {
-        if (Number(payload) > cursor || payload === "") void readNew();
+        const id = Number(payload);
+        // Every event up to a notified id is committed (appenders commit in id order), so with
+        // no stream here the cursor moves to it without a read: the busy intake's own
+        // notifications then cost no query at all.
+        if (payload !== "" && Number.isSafeInteger(id) && !listening() && !reading) {
+          cursor = Math.max(cursor, id);
+          return;
+        }
+        if (id > cursor || payload === "") void readNew();
       });
       catchUp = setInterval(() => void readNew(), options.catchUpMs ?? 2_000);
       catchUp.unref();
