@@ -38,6 +38,48 @@ describeEachDriver("database", (driver) => {
     await unlisten();
     expect(received).toEqual(["hello"]);
   });
+
+  it("deleting tasks deletes their task events and webhook events (migration 0005's trigger)", async () => {
+    const db = handle.database.db;
+    const count = async (table: string, taskIds: string[]) =>
+      (
+        await selectRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from ${sql.identifier(table)} where task_id = any(${`{${taskIds.join(",")}}`}::uuid[])`,
+        )
+      )[0]?.n;
+    await db.execute(sql`insert into users (id, login, name, avatar_url) values
+      (9001, 'events-a', 'A', ''), (9002, 'events-b', 'B', '')`);
+    const tasks = await selectRows<{ id: string; user_id: string }>(
+      db,
+      sql`insert into tasks (user_id, namespace, token_id, status, params)
+          select u, 'ns', 1, 'waiting', '{}'::jsonb from unnest(array[9001, 9001, 9001, 9002]) as u
+          returning id, user_id`,
+    );
+    await db.execute(sql`insert into task_events (user_id, task_id, status, source, payload)
+      select user_id, id, 'waiting', 'api', '{}'::jsonb from tasks where user_id in (9001, 9002)`);
+    await db.execute(sql`insert into webhook_events (event_id, task_id, status, signed_at)
+      select 'evt-' || id, id, 'in_progress', 0 from tasks where user_id in (9001, 9002)`);
+    const [first, second, third, other] = tasks.map((t) => t.id) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+
+    // A purge-like delete of two tasks: only theirs go.
+    await db.execute(sql`delete from tasks where id in (${first}::uuid, ${second}::uuid)`);
+    expect(await count("task_events", [first, second])).toBe(0);
+    expect(await count("webhook_events", [first, second])).toBe(0);
+    expect(await count("task_events", [third, other])).toBe(2);
+
+    // A user's deletion cascades to their tasks, and from there to the events.
+    await db.execute(sql`delete from users where id = 9001`);
+    expect(await count("task_events", [third])).toBe(0);
+    expect(await count("webhook_events", [third])).toBe(0);
+    expect(await count("task_events", [other])).toBe(1);
+    expect(await count("webhook_events", [other])).toBe(1);
+  });
 });
 
 describePg("the node-postgres pool when a connection is cut mid-query [pg, TCP proxy]", () => {

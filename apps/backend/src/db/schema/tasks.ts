@@ -105,14 +105,20 @@ export const tasks = pgTable(
 /** A task as stored. */
 export type TaskRow = typeof tasks.$inferSelect;
 
-/** Webhook deliveries accepted, one row per `event_id` (spec 6 rule 3: idempotent receiver). */
+/**
+ * Webhook deliveries accepted, one row per `event_id` (spec 6 rule 3: idempotent receiver).
+ *
+ * This table and `task_events` hang from a task without a foreign key: they are written only by
+ * the transaction that holds the task's row lock (the intake's batches, polls, submit, cancel),
+ * so the task exists when they are, and the per-row check a foreign key makes on every insert
+ * was the largest share of the intake's append. Deleting tasks deletes their rows of both, once
+ * per statement, by the trigger `tasks_delete_events` (migration 0005).
+ */
 export const webhookEvents = pgTable(
   "webhook_events",
   {
     eventId: text("event_id").primaryKey(),
-    taskId: uuid("task_id")
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    taskId: uuid("task_id").notNull(),
     status: text("status").notNull(),
     signedAt: bigint("signed_at", { mode: "number" }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
@@ -132,12 +138,10 @@ export const taskEvents = pgTable(
   "task_events",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    taskId: uuid("task_id")
-      .notNull()
-      .references(() => tasks.id, { onDelete: "cascade" }),
+    // No foreign keys (see webhookEvents): a user's tasks are deleted with the user, and their
+    // events with them.
+    userId: bigint("user_id", { mode: "number" }).notNull(),
+    taskId: uuid("task_id").notNull(),
     status: text("status").notNull(),
     source: text("source", { enum: TASK_EVENT_SOURCES }).notNull(),
     /** The task's JSON (`toTaskJson`) right after the change: live-event fan-out and replay read

@@ -13,9 +13,9 @@ const MAX_BATCHES = 20;
 
 /**
  * Removes tasks deleted longer ago than the undo window: the row and everything hanging from it
- * (events, archived files, chunks, peaks, share links: foreign keys cascade), then the folder
- * store's files once the transaction committed. Every instance runs it; `SKIP LOCKED` gives
- * each batch to one of them.
+ * (its events by the trigger of migration 0005; archived files, chunks, peaks and share links by
+ * their foreign keys), then the folder store's files once the transaction committed. Every
+ * instance runs it; `SKIP LOCKED` gives each batch to one of them.
  */
 export function createTaskPurge(
   runtime: TaskRuntime,
