@@ -34,6 +34,8 @@ export interface ScriptSession {
   /** Runs the statements of `text` in one round trip; the rows of each, in order. Values are
    * converted as drizzle's node-postgres driver converts them (timestamps stay text). */
   run(text: string): Promise<Record<string, unknown>[][]>;
+  /** Names of the statements prepared on this connection by earlier messages (PREPARE). */
+  readonly prepared: Set<string>;
   /** Back to the pool; `broken` drops the connection (its transaction state is unknown). */
   release(broken?: boolean): void;
 }

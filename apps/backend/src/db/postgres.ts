@@ -21,6 +21,8 @@ const DRIVER_TYPES: pg.CustomTypesConfig = {
 /** node-postgres: a pool for queries and one dedicated connection for LISTEN. */
 export function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
+  // Statements a script session prepared, per connection: they live as long as it does.
+  const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
   // A client losing its connection (database restart, network cut) must not crash the process.
   // Idle: the pool reports it here. Checked out: node-postgres fails the query (the caller sees
   // it) and also emits "error" on the client, which the pool does not listen to then — an
@@ -53,7 +55,10 @@ export function openPostgres(url: string): Database {
     },
     async scriptSession() {
       const client = await pool.connect();
+      let prepared = preparedOn.get(client);
+      if (!prepared) preparedOn.set(client, (prepared = new Set()));
       return {
+        prepared,
         async run(text) {
           const result = (await client.query({ text, types: DRIVER_TYPES })) as unknown as
             pg.QueryResult | pg.QueryResult[];

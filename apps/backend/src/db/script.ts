@@ -26,3 +26,42 @@ export function quote(text: string): string {
   if (!text.includes("\\")) return `'${text.replaceAll("'", "''")}'`;
   return ` E'${text.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
 }
+
+/**
+ * A statement of ours with `$n` placeholders and their values. It runs as text with the values
+ * inlined ({@link inlined}: drizzle's `sql.raw`, or a script), or, in a script, as an EXECUTE of
+ * the same text prepared once per connection ({@link prepareText}, {@link executeText}), which
+ * saves Postgres parsing and planning it for every batch (~0.2–0.4 ms a statement here).
+ * `name` is the same for the same text (an identifier). Every parameter carries an explicit
+ * cast in `text`, so PREPARE knows its type.
+ */
+export interface Statement {
+  name: string;
+  text: string;
+  params: readonly unknown[];
+}
+
+/** A statement's name: `prefix` and a hash of its text (FNV-1a), so shapes never share one. */
+export function statementName(prefix: string, text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return `${prefix}_${(hash >>> 0).toString(36)}`;
+}
+
+/**
+ * The statement as text with each value inlined as a literal. Only `text` is scanned for
+ * placeholders, and it is ours (never holds a value), so a value's `$2` is never read as one.
+ */
+export function inlined(statement: Statement): string {
+  return statement.text.replace(/\$(\d+)/g, (_, n: string) => {
+    const index = Number(n) - 1;
+    if (index < 0 || index >= statement.params.length) throw new Error(`no parameter $${n}`);
+    return literal(statement.params[index]);
+  });
+}
+
+export const prepareText = (statement: Statement) =>
+  `prepare ${statement.name} as ${statement.text}`;
+
+export const executeText = (statement: Statement) =>
+  `execute ${statement.name}(${statement.params.map(literal).join(", ")})`;

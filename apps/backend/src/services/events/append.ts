@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { TASK_EVENTS_CHANNEL } from "../../db/channels.ts";
 import { queryRows, type Executor } from "../../db/rows.ts";
-import { literal } from "../../db/script.ts";
+import { inlined, statementName, type Statement } from "../../db/script.ts";
 import type { TaskEventSource } from "../../db/schema/index.ts";
 import type { Task } from "../../schemas/task.ts";
 
@@ -33,9 +33,9 @@ export async function appendTaskEvents(
   events: readonly NewTaskEvent[],
   options: { announce?: boolean } = {},
 ): Promise<number | undefined> {
-  const statement = appendTaskEventsText(events, options.announce ?? true);
+  const statement = appendTaskEventsStatement(events, options.announce ?? true);
   if (!statement) return undefined;
-  const [row] = await queryRows<{ last_id: string | null }>(tx, sql.raw(statement));
+  const [row] = await queryRows<{ last_id: string | null }>(tx, sql.raw(inlined(statement)));
   return lastIdOf(row);
 }
 
@@ -43,14 +43,40 @@ export async function appendTaskEvents(
 export const lastIdOf = (row: { last_id?: unknown } | undefined): number | undefined =>
   row?.last_id === null || row?.last_id === undefined ? undefined : Number(row.last_id);
 
+/** The append with `$1` the events as JSON, and what it answers (announcing them or not). */
+function appendText(announce: boolean): string {
+  const last = announce
+    ? `select pg_notify('${TASK_EVENTS_CHANNEL}', max(id)::text), max(id)::text as last_id from inserted`
+    : `select max(id)::text as last_id from inserted`;
+  // One round trip: the lock is an InitPlan behind a one-time filter, so it is taken before the
+  // first row reaches the INSERT, i.e. before any id is drawn (EXPLAIN: "One-Time Filter").
+  // Every appender waits for this section, so the separate lock statement this saves (~0.5 ms
+  // median per statement on the bench machine's Postgres, `pnpm bench` item 1) is saved for all.
+  // jsonb: each payload is parsed once.
+  return `
+    with inserted as (
+      insert into task_events (user_id, task_id, status, source, payload, created_at)
+      select e.user_id, e.task_id, e.status, e.source, e.payload, e.created_at
+      from jsonb_to_recordset($1::jsonb) as e(
+        ord integer, user_id bigint, task_id uuid, status text, source text, payload jsonb, created_at timestamptz)
+      where (select 1 from (select pg_advisory_xact_lock(${TASK_EVENTS_LOCK_KEY})) as lock) = 1
+      order by e.ord
+      returning id
+    )
+    ${last}`;
+}
+
+const named = (text: string) => ({ text, name: statementName("overture_append_events", text) });
+const APPEND_QUIET = named(appendText(false));
+const APPEND_ANNOUNCED = named(appendText(true));
+
 /**
- * The append as one statement answering `last_id`, as SQL text with its values inlined as
- * literals (undefined when there is nothing to append). jsonb: each payload is parsed once.
+ * The append as one statement answering `last_id` (undefined when there is nothing to append).
  */
-export function appendTaskEventsText(
+export function appendTaskEventsStatement(
   events: readonly NewTaskEvent[],
   announce: boolean,
-): string | undefined {
+): Statement | undefined {
   if (events.length === 0) return undefined;
   const batch = JSON.stringify(
     events.map((e, ord) => ({
@@ -63,22 +89,5 @@ export function appendTaskEventsText(
       created_at: e.createdAt,
     })),
   );
-  // One round trip: the lock is an InitPlan behind a one-time filter, so it is taken before the
-  // first row reaches the INSERT, i.e. before any id is drawn (EXPLAIN: "One-Time Filter").
-  // Every appender waits for this section, so the separate lock statement this saves (~0.5 ms
-  // median per statement on the bench machine's Postgres, `pnpm bench` item 1) is saved for all.
-  const last = announce
-    ? `select pg_notify(${literal(TASK_EVENTS_CHANNEL)}, max(id)::text), max(id)::text as last_id from inserted`
-    : `select max(id)::text as last_id from inserted`;
-  return `
-    with inserted as (
-      insert into task_events (user_id, task_id, status, source, payload, created_at)
-      select e.user_id, e.task_id, e.status, e.source, e.payload, e.created_at
-      from jsonb_to_recordset(${literal(batch)}::jsonb) as e(
-        ord integer, user_id bigint, task_id uuid, status text, source text, payload jsonb, created_at timestamptz)
-      where (select 1 from (select pg_advisory_xact_lock(${TASK_EVENTS_LOCK_KEY})) as lock) = 1
-      order by e.ord
-      returning id
-    )
-    ${last}`;
+  return { ...(announce ? APPEND_ANNOUNCED : APPEND_QUIET), params: [batch] };
 }

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { Transaction } from "../../db/client.ts";
 import { storableId, storableObject, storableText } from "../../lib/storable.ts";
-import { appendTaskEventsText, lastIdOf, type NewTaskEvent } from "../events/append.ts";
+import { appendTaskEventsStatement, lastIdOf, type NewTaskEvent } from "../events/append.ts";
 import { mergeReport, type MergeContext, type PlatformReport } from "./merge.ts";
 import { queryRows } from "../../db/rows.ts";
-import { lockTasks, saveTasksText } from "./store.ts";
-import { literal } from "../../db/script.ts";
+import { lockTasks, saveTasksStatement } from "./store.ts";
+import { inlined, statementName, type Statement } from "../../db/script.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 import { toTaskJson } from "./task-json.ts";
 
@@ -33,15 +33,16 @@ export interface ApplyResult {
 /**
  * How a batch reaches the database, in two steps: a transaction runs each statement as its own
  * round trip (drizzle, both drivers); a multi-statement script (intake/script-steps.ts) sends
- * each step as one message. Statements are SQL text with their values inlined as literals
- * (db/script.ts): one form for both, built without a query builder on the hot path.
+ * each step as one message. Both take the same statements (db/script.ts: text with `$n` and the
+ * values), built without a query builder on the hot path: the transaction inlines the values,
+ * the script may run them prepared.
  */
 export interface ApplySteps {
   /** Locks the tasks (sorted ids) `FOR UPDATE` and runs the event insert; answers the rows and
    * the event ids it stored. */
-  lockAndStore(ids: readonly string[], store: string | undefined): Promise<LockedAndStored>;
+  lockAndStore(ids: readonly string[], store: Statement | undefined): Promise<LockedAndStored>;
   /** Runs the writes in order; answers the last row of the last one. */
-  write(statements: readonly string[]): Promise<Record<string, unknown> | undefined>;
+  write(statements: readonly Statement[]): Promise<Record<string, unknown> | undefined>;
 }
 
 export interface LockedAndStored {
@@ -54,13 +55,15 @@ export function transactionSteps(tx: Transaction): ApplySteps {
   return {
     async lockAndStore(ids, store) {
       const rows = [...(await lockTasks(tx, ids)).values()];
-      const stored = store ? await queryRows<{ event_id: string }>(tx, sql.raw(store)) : [];
+      const stored = store
+        ? await queryRows<{ event_id: string }>(tx, sql.raw(inlined(store)))
+        : [];
       return { rows, stored: stored.map((row) => row.event_id) };
     },
     async write(statements) {
       let last: Record<string, unknown> | undefined;
       for (const statement of statements) {
-        last = (await queryRows<Record<string, unknown>>(tx, sql.raw(statement))).at(-1);
+        last = (await queryRows<Record<string, unknown>>(tx, sql.raw(inlined(statement)))).at(-1);
       }
       return last;
     },
@@ -91,7 +94,7 @@ export async function applyWithSteps(
 ): Promise<ApplyResult> {
   const reports = given.map(storableReport);
   const ids = [...new Set(reports.map((r) => r.taskId))].sort();
-  const locked = await steps.lockAndStore(ids, storeWebhookEventsText(reports, ctx.now));
+  const locked = await steps.lockAndStore(ids, storeWebhookEventsStatement(reports, ctx.now));
   const rows = new Map(locked.rows.map((row) => [row.id, row]));
   const outcomes: ReportOutcome[] = reports.map((r) => {
     const row = rows.get(r.taskId);
@@ -130,8 +133,8 @@ export async function applyWithSteps(
     }
   });
 
-  const save = saveTasksText([...touched.values()], rows);
-  const append = appendTaskEventsText(events, !ctx.announceAfterCommit);
+  const save = saveTasksStatement([...touched.values()], rows);
+  const append = appendTaskEventsStatement(events, !ctx.announceAfterCommit);
   const last = await steps.write([save, append].filter((s) => s !== undefined));
   for (const [id, row] of touched) rows.set(id, row);
   const lastEventId = append ? lastIdOf(last) : undefined;
@@ -166,16 +169,33 @@ function storableReport(report: PlatformReport): PlatformReport {
   };
 }
 
+// json, not jsonb: these few short fields are read faster from json text.
+const STORE_WEBHOOK_EVENTS_TEXT = `
+    insert into webhook_events (event_id, task_id, status, signed_at, received_at)
+    select e.event_id, e.task_id, e.status, e.signed_at, $2::timestamptz
+    from json_to_recordset($1::json) as e(
+      ord integer, event_id text, task_id uuid, platform_task_id text, status text, signed_at bigint)
+    join tasks t on t.id = e.task_id
+    where nullif(e.platform_task_id, '') is null or nullif(t.platform_task_id, '') is null
+      or e.platform_task_id = t.platform_task_id
+    order by e.event_id, e.ord
+    on conflict (event_id) do nothing
+    returning event_id`;
+const STORE_WEBHOOK_EVENTS = {
+  text: STORE_WEBHOOK_EVENTS_TEXT,
+  name: statementName("overture_store_webhook_events", STORE_WEBHOOK_EVENTS_TEXT),
+};
+
 /**
  * The insert of the batch's webhook events, in one statement: every report that carries an event
  * and passes the pre-merge check (its task exists and names no other platform task) — the same
  * check {@link applyWithSteps} makes in memory, so it can run before the rows are back. The first
  * occurrence of an `event_id` wins; answers the ids stored.
  */
-function storeWebhookEventsText(
+function storeWebhookEventsStatement(
   reports: readonly PlatformReport[],
   now: number,
-): string | undefined {
+): Statement | undefined {
   const candidates = reports.flatMap((report, ord) =>
     report.webhookEvent
       ? [
@@ -192,18 +212,10 @@ function storeWebhookEventsText(
   );
   if (candidates.length === 0) return undefined;
   // Sorted by event_id: two batches inserting overlapping ids wait on each other in one order.
-  // json, not jsonb: these few short fields are read faster from json text.
-  return `
-    insert into webhook_events (event_id, task_id, status, signed_at, received_at)
-    select e.event_id, e.task_id, e.status, e.signed_at, ${literal(new Date(now))}::timestamptz
-    from json_to_recordset(${literal(JSON.stringify(candidates))}::json) as e(
-      ord integer, event_id text, task_id uuid, platform_task_id text, status text, signed_at bigint)
-    join tasks t on t.id = e.task_id
-    where nullif(e.platform_task_id, '') is null or nullif(t.platform_task_id, '') is null
-      or e.platform_task_id = t.platform_task_id
-    order by e.event_id, e.ord
-    on conflict (event_id) do nothing
-    returning event_id`;
+  return {
+    ...STORE_WEBHOOK_EVENTS,
+    params: [JSON.stringify(candidates), new Date(now).toISOString()],
+  };
 }
 
 /** Marks as duplicates the accepted reports whose event was stored before, or earlier in the batch. */

@@ -1,5 +1,5 @@
 import { getTableColumns, inArray, sql } from "drizzle-orm";
-import { literal } from "../../db/script.ts";
+import { inlined, statementName, type Statement } from "../../db/script.ts";
 import type { Transaction } from "../../db/client.ts";
 import type { Executor } from "../../db/rows.ts";
 import { tasks } from "../../db/schema/index.ts";
@@ -21,10 +21,12 @@ export async function lockTasks(
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** {@link lockTasks} as SQL text (a multi-statement script); rows via {@link taskRowOf}. */
-export function lockTasksText(sortedIds: readonly string[]): string {
-  const ids = `{${sortedIds.join(",")}}`;
-  return `select * from tasks where id = any(${literal(ids)}::uuid[]) order by id for update`;
+const LOCK_TASKS = "select * from tasks where id = any($1::uuid[]) order by id for update";
+const LOCK_TASKS_NAME = statementName("overture_lock_tasks", LOCK_TASKS);
+
+/** {@link lockTasks} as a statement (a multi-statement script); rows via {@link taskRowOf}. */
+export function lockTasksStatement(sortedIds: readonly string[]): Statement {
+  return { name: LOCK_TASKS_NAME, text: LOCK_TASKS, params: [`{${sortedIds.join(",")}}`] };
 }
 
 const COLUMNS = Object.entries(getTableColumns(tasks));
@@ -96,15 +98,15 @@ export async function saveTasks(
   rows: readonly TaskRow[],
   before?: ReadonlyMap<string, TaskRow>,
 ): Promise<void> {
-  const statement = saveTasksText(rows, before);
-  if (statement) await tx.execute(sql.raw(statement));
+  const statement = saveTasksStatement(rows, before);
+  if (statement) await tx.execute(sql.raw(inlined(statement)));
 }
 
-/** {@link saveTasks} as SQL text (values inlined as literals); undefined when nothing changed. */
-export function saveTasksText(
+/** {@link saveTasks} as one statement; undefined when nothing changed. */
+export function saveTasksStatement(
   rows: readonly TaskRow[],
   before?: ReadonlyMap<string, TaskRow>,
-): string | undefined {
+): Statement | undefined {
   const columns: Mutable[] = before
     ? MUTABLE.filter(([key]) =>
         rows.some((r) => {
@@ -123,7 +125,9 @@ export function saveTasksText(
   );
   const set = columns.map(([, c]) => `${c} = u.${c}`).join(", ");
   const shape = ["id uuid", ...columns.map(([, c, type]) => `${c} ${type}`)].join(", ");
-  return `update tasks as t set ${set}
-    from jsonb_to_recordset(${literal(batch)}::jsonb) as u(${shape})
+  // One text (and prepared statement) per set of changed columns: a few in practice.
+  const text = `update tasks as t set ${set}
+    from jsonb_to_recordset($1::jsonb) as u(${shape})
     where t.id = u.id`;
+  return { name: statementName("overture_save_tasks", text), text, params: [batch] };
 }
