@@ -13,7 +13,7 @@ import { createPgDatabase, createPgTemplate } from "./lib/databases.ts";
 import { cpuTimes, idleShare } from "./lib/machine.ts";
 import { IDLE_BEFORE_LOAD_MS, startNaive } from "./lib/naive.ts";
 import { readdirSync, readFileSync } from "node:fs";
-import { BACKEND_DIR, cpuSecondsOf, startWorker } from "./lib/procs.ts";
+import { BACKEND_DIR, cpuSecondsOf, cpuSplitOf, startWorker } from "./lib/procs.ts";
 import { startBackend } from "./lib/servers.ts";
 import { fmt, sleep } from "./lib/stats.ts";
 import { readSettings } from "./suites/settings.ts";
@@ -88,12 +88,19 @@ try {
       const db = await createPgDatabase(template.name);
       const naive = await startNaive(db.url, 100, false);
       const name = new URL(db.url).pathname.slice(1);
-      const [own0, pg0] = [cpuSecondsOf(naive.child.pid), postgresCpu(name)];
+      const [own0, pg0, load0] = [
+        cpuSecondsOf(naive.child.pid),
+        postgresCpu(name),
+        cpuSecondsOf(load.pid),
+      ];
       const result = await load.call<LoadResult>("run", request(naive.port, `c${round}`));
       const events = Object.values(result.statuses).reduce((a, n) => a + n, 0);
-      const ownUs = ((cpuSecondsOf(naive.child.pid) - own0) * 1e6) / events;
-      const pgUs = ((postgresCpu(name) - pg0) * 1e6) / events;
-      line(`r${round} (c)`, result, `CPU/event: server ${fmt(ownUs)} µs, postgres ${fmt(pgUs)} µs`);
+      const perEvent = (seconds: number) => fmt((seconds * 1e6) / events);
+      line(
+        `r${round} (c)`,
+        result,
+        `CPU/event: server ${perEvent(cpuSecondsOf(naive.child.pid) - own0)} µs, postgres ${perEvent(postgresCpu(name) - pg0)} µs, load generator ${perEvent(cpuSecondsOf(load.pid) - load0)} µs`,
+      );
       await naive.child.stop();
       await db.drop();
     }
@@ -111,14 +118,20 @@ try {
         const [s0 = 0, c0 = 0] = await batches(backend.url);
         const cpu = cpuTimes();
         const name = new URL(db.url).pathname.slice(1);
-        const own0 = cpuSecondsOf(backend.child.pid);
+        const own0 = cpuSplitOf(backend.child.pid);
+        const load0 = cpuSecondsOf(load.pid);
         const pg0 = postgresCpu(name);
         const run = `${build.name}${round}${offered ? "o" : ""}`;
         const result = await load.call<LoadResult>("run", request(backend.port, run, offered));
         const idle = idleShare(cpu, cpuTimes()) ?? Number.NaN;
         const events = Object.values(result.statuses).reduce((a, n) => a + n, 0);
-        const ownMs = ((cpuSecondsOf(backend.child.pid) - own0) * 1e6) / events;
-        const pgMs = ((postgresCpu(name) - pg0) * 1e6) / events;
+        const own1 = cpuSplitOf(backend.child.pid);
+        const perEvent = (seconds: number) => (seconds * 1e6) / events;
+        const ownUs = perEvent(own1.user + own1.kernel - own0.user - own0.kernel);
+        const kernelShare =
+          (100 * (own1.kernel - own0.kernel)) / (own1.user + own1.kernel - own0.user - own0.kernel);
+        const loadUs = perEvent(cpuSecondsOf(load.pid) - load0);
+        const pgUs = perEvent(postgresCpu(name) - pg0);
         const [s1 = 0, c1 = 0] = await batches(backend.url);
         const seconds = (settings.warmupMs + settings.durationMs) / 1000;
         line(
@@ -128,7 +141,7 @@ try {
             offered && result.openLoop
               ? `answered ${fmt(result.openLoop.answeredPerSecond)}/s backlog ${result.openLoop.backlogAtStart}→${result.openLoop.backlogAtEnd} `
               : ""
-          }batch ${fmt((s1 - s0) / (c1 - c0))} tx/s ${fmt((c1 - c0) / seconds)} idle ${fmt(idle)} % CPU/event: server ${fmt(ownMs)} µs, postgres ${fmt(pgMs)} µs`,
+          }batch ${fmt((s1 - s0) / (c1 - c0))} tx/s ${fmt((c1 - c0) / seconds)} idle ${fmt(idle)} % CPU/event: server ${fmt(ownUs)} µs (kernel ${fmt(kernelShare)} %), postgres ${fmt(pgUs)} µs, load generator ${fmt(loadUs)} µs`,
         );
         await backend.child.stop();
         await db.drop();

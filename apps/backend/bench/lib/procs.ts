@@ -134,8 +134,14 @@ export function memoryOf(pid: number): Memory {
 
 /** Seconds of CPU (user + system) a process has used, from /proc (for CPU-share notes). */
 export function cpuSecondsOf(pid: number): number {
+  const { user, kernel } = cpuSplitOf(pid);
+  return user + kernel;
+}
+
+/** CPU seconds a process spent in user space and in the kernel (its threads included). */
+export function cpuSplitOf(pid: number): { user: number; kernel: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return { user: Number(fields[11]) / 100, kernel: Number(fields[12]) / 100 };
 }
 
 /** A benchmark worker: a TypeScript module run with tsx, answering calls over IPC. */
