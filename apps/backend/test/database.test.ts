@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../src/db/client.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
 import { selectRows } from "./support/sql.ts";
@@ -68,5 +68,76 @@ describePg("the node-postgres pool when a connection is cut mid-query [pg, TCP p
     await expect(running).rejects.toThrow();
     const rows = await selectRows<{ one: number }>(database.db, sql`select 1 as one`);
     expect(rows[0]?.one).toBe(1);
+  });
+});
+
+describe("PGlite script transactions", () => {
+  let handle: TestDatabase;
+  let script: NonNullable<Database["scriptTransaction"]>;
+  const count = async () =>
+    (
+      await selectRows<{ n: number }>(
+        handle.database.db,
+        sql`select count(*)::int as n from script_probe`,
+      )
+    )[0]?.n;
+  beforeAll(async () => {
+    handle = await createTestDatabase("pglite");
+    const run = handle.database.scriptTransaction?.bind(handle.database);
+    if (!run) throw new Error("PGlite offers no script transactions");
+    script = run;
+    await handle.database.db.execute(sql`create table script_probe (id int primary key)`);
+  });
+  afterAll(() => handle.drop());
+  beforeEach(async () => {
+    await handle.database.db.execute(sql`truncate script_probe`);
+  });
+
+  it("answers the rows of each statement, timestamps as text as drizzle reads them", async () => {
+    const results = await script((run) =>
+      run(
+        `select '2026-01-02T03:04:05Z'::timestamptz as at, '{"a":1}'::jsonb as j, 7::int as n;
+         insert into script_probe values (1), (2) returning id`,
+      ),
+    );
+    expect(results).toHaveLength(2);
+    expect(results[0]).toEqual([{ at: "2026-01-02 03:04:05+00", j: { a: 1 }, n: 7 }]);
+    expect(results[1]).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(await count()).toBe(2);
+  });
+
+  it("rolls every statement back when one of them fails", async () => {
+    await expect(
+      script((run) =>
+        run("insert into script_probe values (1); insert into script_probe values (1)"),
+      ),
+    ).rejects.toThrow(/duplicate key/);
+    expect(await count()).toBe(0);
+  });
+
+  it("rolls the scripts back when the work between them throws", async () => {
+    await expect(
+      script(async (run) => {
+        await run("insert into script_probe values (1)");
+        throw new Error("merge failed");
+      }),
+    ).rejects.toThrow("merge failed");
+    expect(await count()).toBe(0);
+  });
+
+  it("holds other queries back until it commits", async () => {
+    let between!: () => void;
+    const paused = new Promise<void>((resolve) => (between = resolve));
+    const transaction = script(async (run) => {
+      await run("insert into script_probe values (1)");
+      await paused;
+      await run("insert into script_probe values (2)");
+    });
+    const seen = count();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    between();
+    await transaction;
+    // Run in the middle, the count would have seen one row, uncommitted.
+    expect(await seen).toBe(2);
   });
 });

@@ -27,13 +27,29 @@ export interface Database {
    * message (no parameters: values are inlined by db/script.ts). PGlite has no round trips to save.
    */
   scriptSession?(): Promise<ScriptSession>;
+  /**
+   * PGlite only: runs `fn` in one transaction (rolled back if it throws), where `run` executes a
+   * multi-statement script (values inlined by db/script.ts) as one call into the embedded
+   * database. Through drizzle every statement is six protocol messages, each a call into the
+   * engine plus PGlite's JavaScript around it; the intake's batch is four statements.
+   */
+  scriptTransaction?<T>(fn: (run: RunScript) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
+/** Runs the statements of `text`; the rows of each, in order. Values are converted as drizzle
+ * converts them (timestamps and intervals stay text: {@link TEXT_TYPE_IDS}). */
+export type RunScript = (text: string) => Promise<Record<string, unknown>[][]>;
+
+/** Types drizzle's drivers read as text (and convert themselves): timestamps, dates, intervals,
+ * numeric[] and their arrays. Scripts read rows the same way, so drizzle's column mapping applies. */
+export const TEXT_TYPE_IDS: readonly number[] = [
+  1184, 1114, 1082, 1186, 1231, 1115, 1185, 1187, 1182,
+];
+
 export interface ScriptSession {
-  /** Runs the statements of `text` in one round trip; the rows of each, in order. Values are
-   * converted as drizzle's node-postgres driver converts them (timestamps stay text). */
-  run(text: string): Promise<Record<string, unknown>[][]>;
+  /** Runs the statements of `text` in one round trip. */
+  run: RunScript;
   /** Back to the pool; `broken` drops the connection (its transaction state is unknown). */
   release(broken?: boolean): void;
 }

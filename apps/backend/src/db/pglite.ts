@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { migrationsFolder, PGLITE_OPTIONS, type Database } from "./client.ts";
+import { migrationsFolder, PGLITE_OPTIONS, TEXT_TYPE_IDS, type Database } from "./client.ts";
 import { initDataDirInChild } from "../server/pglite-initdb.ts";
 import * as schema from "./schema/index.ts";
 
@@ -17,6 +17,9 @@ export async function openPglite(dataDir: string): Promise<Database> {
   return wrapPglite(client);
 }
 
+// PGlite's own parsers would make Dates of timestamps; drizzle reads them as text.
+const SCRIPT_PARSERS = Object.fromEntries(TEXT_TYPE_IDS.map((id) => [id, (text: string) => text]));
+
 /** Wraps an open PGlite instance (tests pass clones of a migrated template). */
 export function wrapPglite(client: PGlite): Database {
   const db = drizzle(client, { schema, casing: "snake_case" });
@@ -28,6 +31,11 @@ export function wrapPglite(client: PGlite): Database {
     },
     async ping() {
       await client.query("select 1");
+    },
+    scriptTransaction(fn) {
+      return client.transaction((tx) =>
+        fn(async (text) => (await tx.exec(text, { parsers: SCRIPT_PARSERS })).map((r) => r.rows)),
+      );
     },
     async listen(channel, handler) {
       const unsubscribe = await client.listen(channel, handler);

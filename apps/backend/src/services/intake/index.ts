@@ -4,6 +4,7 @@ import { WEBHOOK_SECRETS_CHANGED_CHANNEL } from "../../db/channels.ts";
 import { applyReports } from "../tasks/apply.ts";
 import { createAnnouncer } from "../events/announcer.ts";
 import { createBatcher } from "./batcher.ts";
+import { applyInPgliteScript } from "./pglite-steps.ts";
 import { applyInScript } from "./script-steps.ts";
 import { createIntake, type Delivery, type IntakeAnswer } from "./intake.ts";
 import { createIntakeLookup } from "./lookup.ts";
@@ -33,13 +34,16 @@ export function createWebhookIntake(
   const announcer = createAnnouncer({ db: deps.db, logger: deps.logger });
   const context = () => ({ ...runtime.applyContext(), announceAfterCommit: true });
   const openScript = deps.database.scriptSession?.bind(deps.database);
+  const pgliteScript = deps.database.scriptTransaction?.bind(deps.database);
   const batcher = createBatcher({
     metrics: deps.metrics,
-    // Postgres: two round trips per batch (script-steps.ts). PGlite runs in this process: there
-    // are no round trips to save, so a plain transaction.
+    // Postgres: two round trips per batch (script-steps.ts). PGlite: two calls into the engine
+    // (pglite-steps.ts), which blocks this process's event loop while it runs.
     transact: openScript
       ? (reports) => applyInScript(openScript, reports, context())
-      : (reports) => deps.db.transaction((tx) => applyReports(tx, reports, context())),
+      : pgliteScript
+        ? (reports) => applyInPgliteScript(pgliteScript, reports, context())
+        : (reports) => deps.db.transaction((tx) => applyReports(tx, reports, context())),
     onCommitted: (result) => {
       if (result.lastEventId !== undefined) options.committedEvents?.();
       announcer.announce(result.lastEventId);
