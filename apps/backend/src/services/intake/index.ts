@@ -19,8 +19,9 @@ export type { Delivery, IntakeAnswer } from "./intake.ts";
 export function createWebhookIntake(
   runtime: TaskRuntime,
   options: {
-    /** Called after a commit that appended task events (this instance's live streams read them). */
-    committedEvents?: () => void;
+    /** Called after a commit that appended task events, with the highest id appended (this
+     * instance's live streams read them). */
+    committedEvents?: (lastEventId: number) => void;
   } = {},
 ) {
   const { deps } = runtime;
@@ -45,7 +46,7 @@ export function createWebhookIntake(
         ? (reports) => applyInPgliteScript(pgliteScript, reports, context())
         : (reports) => deps.db.transaction((tx) => applyReports(tx, reports, context())),
     onCommitted: (result) => {
-      if (result.lastEventId !== undefined) options.committedEvents?.();
+      if (result.lastEventId !== undefined) options.committedEvents?.(result.lastEventId);
       announcer.announce(result.lastEventId);
       runtime.committed(result);
     },
