@@ -32,7 +32,12 @@ export function createWebhookIntake(
   });
   // Task events are announced after commit, coalesced, on another connection: a NOTIFY in the
   // transaction would hold Postgres' commit-time notify lock and serialise the batches' commits.
-  const announcer = createAnnouncer({ db: deps.db, logger: deps.logger });
+  // Not on PGlite: its one client is this process, whose streams hear of each commit directly
+  // (committedEvents), so a NOTIFY would tell no one, for one more call blocking the event loop.
+  const announcer =
+    deps.database.driver === "pg"
+      ? createAnnouncer({ db: deps.db, logger: deps.logger })
+      : undefined;
   const context = () => ({ ...runtime.applyContext(), announceAfterCommit: true });
   const openScript = deps.database.scriptSession?.bind(deps.database);
   const pgliteScript = deps.database.scriptTransaction?.bind(deps.database);
@@ -47,7 +52,7 @@ export function createWebhookIntake(
         : (reports) => deps.db.transaction((tx) => applyReports(tx, reports, context())),
     onCommitted: (result) => {
       if (result.lastEventId !== undefined) options.committedEvents?.(result.lastEventId);
-      announcer.announce(result.lastEventId);
+      announcer?.announce(result.lastEventId);
       runtime.committed(result);
     },
     // node-postgres has a pool: a second batch can build while the first commits.
@@ -102,7 +107,7 @@ export function createWebhookIntake(
     start: () => rejections.start(),
     async stop(): Promise<void> {
       await batcher.drain();
-      await announcer.flush();
+      await announcer?.flush();
       await rejections.stop();
       const stopListening = await unlisten;
       unlisten = undefined;
