@@ -81,12 +81,16 @@ describe("PGlite script transactions", () => {
         sql`select count(*)::int as n from script_probe`,
       )
     )[0]?.n;
+  const insert = (id: number, note: string | null = null) =>
+    sql`insert into script_probe (id, note) values (${id}, ${note}) returning id, note`;
   beforeAll(async () => {
     handle = await createTestDatabase("pglite");
     const run = handle.database.scriptTransaction?.bind(handle.database);
     if (!run) throw new Error("PGlite offers no script transactions");
     script = run;
-    await handle.database.db.execute(sql`create table script_probe (id int primary key)`);
+    await handle.database.db.execute(
+      sql`create table script_probe (id int primary key, note text)`,
+    );
   });
   afterAll(() => handle.drop());
   beforeEach(async () => {
@@ -95,43 +99,74 @@ describe("PGlite script transactions", () => {
 
   it("answers the rows of each statement, timestamps as text as drizzle reads them", async () => {
     const results = await script((run) =>
-      run(
-        `select '2026-01-02T03:04:05Z'::timestamptz as at, '{"a":1}'::jsonb as j, 7::int as n;
-         insert into script_probe values (1), (2) returning id`,
-      ),
+      run([
+        sql`select ${"2026-01-02T03:04:05Z"}::timestamptz as at, ${JSON.stringify({ a: 1 })}::jsonb as j, ${7}::int as n`,
+        insert(1),
+        insert(2),
+      ]),
     );
-    expect(results).toHaveLength(2);
-    expect(results[0]).toEqual([{ at: "2026-01-02 03:04:05+00", j: { a: 1 }, n: 7 }]);
-    expect(results[1]).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(results).toEqual([
+      [{ at: "2026-01-02 03:04:05+00", j: { a: 1 }, n: 7 }],
+      [{ id: 1, note: null }],
+      [{ id: 2, note: null }],
+    ]);
     expect(await count()).toBe(2);
   });
 
+  it("passes values with quotes, backslashes and newlines through unchanged", async () => {
+    const note = String.raw`it's a \ "test"` + "\n$1 ''";
+    const [rows] = await script((run) => run([insert(1, note)]));
+    expect(rows).toEqual([{ id: 1, note }]);
+  });
+
+  it("prepares each statement text once per session and runs it with new values", async () => {
+    const prepared = async () =>
+      (
+        await selectRows<{ n: number }>(
+          handle.database.db,
+          sql`select count(*)::int as n from pg_prepared_statements`,
+        )
+      )[0]?.n ?? -1;
+    const rename = (id: number, note: string) =>
+      sql`update script_probe set note = ${note} where id = ${id} returning note`;
+    await script((run) => run([insert(1), insert(2)]));
+    const before = await prepared();
+    const first = await script((run) => run([rename(1, "a")]));
+    const second = await script((run) => run([rename(2, "b")]));
+    expect([first, second]).toEqual([[[{ note: "a" }]], [[{ note: "b" }]]]);
+    expect(await prepared()).toBe(before + 1);
+  });
+
   it("rolls every statement back when one of them fails", async () => {
-    await expect(
-      script((run) =>
-        run("insert into script_probe values (1); insert into script_probe values (1)"),
-      ),
-    ).rejects.toThrow(/duplicate key/);
+    await expect(script((run) => run([insert(1), insert(1)]))).rejects.toThrow(/duplicate key/);
     expect(await count()).toBe(0);
   });
 
-  it("rolls the scripts back when the work between them throws", async () => {
+  it("rolls the statements back when the work between them throws", async () => {
     await expect(
       script(async (run) => {
-        await run("insert into script_probe values (1)");
+        await run([insert(1)]);
         throw new Error("merge failed");
       }),
     ).rejects.toThrow("merge failed");
     expect(await count()).toBe(0);
   });
 
+  it("fails a statement that does not parse, and runs the next script", async () => {
+    await expect(
+      script((run) => run([sql`select from from script_probe`, insert(1)])),
+    ).rejects.toThrow(/syntax error/);
+    await script((run) => run([insert(2)]));
+    expect(await count()).toBe(1);
+  });
+
   it("holds other queries back until it commits", async () => {
     let between!: () => void;
     const paused = new Promise<void>((resolve) => (between = resolve));
     const transaction = script(async (run) => {
-      await run("insert into script_probe values (1)");
+      await run([insert(1)]);
       await paused;
-      await run("insert into script_probe values (2)");
+      await run([insert(2)]);
     });
     const seen = count();
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PGliteOptions } from "@electric-sql/pglite";
+import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { DatabaseConfig } from "../env.ts";
 import type * as schema from "./schema/index.ts";
@@ -28,18 +29,19 @@ export interface Database {
    */
   scriptSession?(): Promise<ScriptSession>;
   /**
-   * PGlite only: runs `fn` in one transaction (rolled back if it throws), where `run` executes a
-   * multi-statement script (values inlined by db/script.ts) as one call into the embedded
-   * database. Through drizzle every statement is six protocol messages, each a call into the
-   * engine plus PGlite's JavaScript around it; the intake's batch is four statements.
+   * PGlite only: runs `fn` in one transaction (rolled back if it throws), where `run` sends
+   * statements as one script, one call into the embedded database, each statement prepared once
+   * per session (db/pglite-statements.ts). Through drizzle every statement is six protocol
+   * messages, each a call into the engine plus PGlite's JavaScript around it, and is parsed and
+   * planned again each time.
    */
-  scriptTransaction?<T>(fn: (run: RunScript) => Promise<T>): Promise<T>;
+  scriptTransaction?<T>(fn: (run: RunStatements) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
-/** Runs the statements of `text`; the rows of each, in order. Values are converted as drizzle
- * converts them (timestamps and intervals stay text: {@link TEXT_TYPE_IDS}). */
-export type RunScript = (text: string) => Promise<Record<string, unknown>[][]>;
+/** Runs the statements in order; the rows of each. Values are converted as drizzle converts
+ * them (timestamps and intervals stay text: {@link TEXT_TYPE_IDS}). */
+export type RunStatements = (statements: readonly SQL[]) => Promise<Record<string, unknown>[][]>;
 
 /** Types drizzle's drivers read as text (and convert themselves): timestamps, dates, intervals,
  * numeric[] and their arrays. Scripts read rows the same way, so drizzle's column mapping applies. */
@@ -48,8 +50,9 @@ export const TEXT_TYPE_IDS: readonly number[] = [
 ];
 
 export interface ScriptSession {
-  /** Runs the statements of `text` in one round trip. */
-  run: RunScript;
+  /** Runs the statements of `text` in one round trip; the rows of each, in order. Values are
+   * converted as drizzle's node-postgres driver converts them ({@link TEXT_TYPE_IDS}). */
+  run(text: string): Promise<Record<string, unknown>[][]>;
   /** Back to the pool; `broken` drops the connection (its transaction state is unknown). */
   release(broken?: boolean): void;
 }

@@ -4,6 +4,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { migrationsFolder, PGLITE_OPTIONS, TEXT_TYPE_IDS, type Database } from "./client.ts";
 import { initDataDirInChild } from "../server/pglite-initdb.ts";
+import { createStatementCache } from "./pglite-statements.ts";
 import * as schema from "./schema/index.ts";
 
 /**
@@ -23,6 +24,7 @@ const SCRIPT_PARSERS = Object.fromEntries(TEXT_TYPE_IDS.map((id) => [id, (text: 
 /** Wraps an open PGlite instance (tests pass clones of a migrated template). */
 export function wrapPglite(client: PGlite): Database {
   const db = drizzle(client, { schema, casing: "snake_case" });
+  const statements = createStatementCache();
   return {
     driver: "pglite",
     db: db,
@@ -34,7 +36,18 @@ export function wrapPglite(client: PGlite): Database {
     },
     scriptTransaction(fn) {
       return client.transaction((tx) =>
-        fn(async (text) => (await tx.exec(text, { parsers: SCRIPT_PARSERS })).map((r) => r.rows)),
+        fn(async (list) => {
+          if (list.length === 0) return [];
+          const plan = statements.plan(list);
+          if (plan.prepare !== undefined) {
+            await tx.exec(plan.prepare).catch((error: unknown) => {
+              statements.forget();
+              throw error;
+            });
+            plan.prepared();
+          }
+          return (await tx.exec(plan.execute, { parsers: SCRIPT_PARSERS })).map((r) => r.rows);
+        }),
       );
     },
     async listen(channel, handler) {

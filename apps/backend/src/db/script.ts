@@ -3,8 +3,11 @@ import { PgDialect } from "drizzle-orm/pg-core";
 
 const dialect = new PgDialect({ casing: "snake_case" });
 
+/** A drizzle statement as text with `$n` placeholders, and its parameters. */
+export const queryOf = (statement: SQL) => dialect.sqlToQuery(statement);
+
 /** One parameter as an SQL literal: strings always quoted ({@link quote}), never spliced raw. */
-function literal(value: unknown): string {
+export function literal(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
@@ -34,7 +37,7 @@ export function quote(text: string): string {
  * itself wrote are replaced; a value's text is never scanned again.
  */
 export function inlineSql(statement: SQL): string {
-  const query = dialect.sqlToQuery(statement);
+  const query = queryOf(statement);
   return query.sql.replace(/\$(\d+)/g, (_, n: string) => {
     const index = Number(n) - 1;
     if (index < 0 || index >= query.params.length) throw new Error(`no parameter $${n}`);

@@ -1,5 +1,4 @@
-import type { RunScript } from "../../db/client.ts";
-import { inlineSql } from "../../db/script.ts";
+import type { RunStatements } from "../../db/client.ts";
 import { applyWithSteps, type ApplyContext, type ApplyResult } from "../tasks/apply.ts";
 import type { PlatformReport } from "../tasks/merge.ts";
 import { lockTasksSql, taskRowOf } from "../tasks/store.ts";
@@ -7,12 +6,12 @@ import { lockTasksSql, taskRowOf } from "../tasks/store.ts";
 /**
  * A batch on PGlite as two scripts in one transaction: `lock; insert events`, the merge in
  * memory, then `update; append`. PGlite runs in this process and blocks its event loop for as
- * long as a batch takes; a script is one call into the engine where drizzle makes six per
- * statement, which cuts a one-event batch from ~4 to ~2.5 ms here. A failure rolls the
- * transaction back (db/pglite.ts).
+ * long as a batch takes. A script is one call into the engine where drizzle makes six per
+ * statement, and its statements are prepared once per session instead of parsed and planned on
+ * every batch (db/pglite-statements.ts). A failure rolls the transaction back (db/pglite.ts).
  */
 export function applyInPgliteScript(
-  scriptTransaction: <T>(fn: (run: RunScript) => Promise<T>) => Promise<T>,
+  scriptTransaction: <T>(fn: (run: RunStatements) => Promise<T>) => Promise<T>,
   reports: readonly PlatformReport[],
   ctx: ApplyContext,
 ): Promise<ApplyResult> {
@@ -20,17 +19,16 @@ export function applyInPgliteScript(
     applyWithSteps(
       {
         async lockAndStore(ids, store) {
-          const script = [inlineSql(lockTasksSql(ids))];
-          if (store) script.push(inlineSql(store));
-          const [locked = [], stored = []] = await run(script.join(";\n"));
+          const [locked = [], stored = []] = await run(
+            store ? [lockTasksSql(ids), store] : [lockTasksSql(ids)],
+          );
           return {
             rows: locked.map(taskRowOf),
             stored: stored.map((row) => String(row.event_id)),
           };
         },
         async write(statements) {
-          if (statements.length === 0) return undefined;
-          const results = await run(statements.map(inlineSql).join(";\n"));
+          const results = await run(statements);
           return results.at(-1)?.at(-1); // the last statement's last row
         },
       },
