@@ -20,7 +20,9 @@ export interface StatementPlan {
  * after five runs Postgres keeps a generic plan. Values are inlined as literals in the EXECUTE
  * (db/script.ts), so a batch is one script. PREPARE is not transactional: a name stays once its
  * PREPARE ran, whatever becomes of the transaction, so a name is remembered only then; after a
- * PREPARE that failed, the next one starts with `deallocate all`.
+ * PREPARE that failed, the next one starts with `deallocate all`. Used only inside PGlite's
+ * transactions (db/pglite.ts), which run one at a time: a plan and its PREPARE and EXECUTE never
+ * interleave with another's.
  */
 export function createStatementCache(max = MAX_PREPARED) {
   // Statement text → name, oldest first (the first to go when full).
