@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../src/db/client.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
-import { selectRows } from "./support/sql.ts";
+import { selectRows, statementOf } from "./support/sql.ts";
 import { describeEachDriver, describePg } from "./support/drivers.ts";
 import { waitFor } from "./support/live.ts";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.ts";
@@ -110,5 +110,115 @@ describePg("the node-postgres pool when a connection is cut mid-query [pg, TCP p
     await expect(running).rejects.toThrow();
     const rows = await selectRows<{ one: number }>(database.db, sql`select 1 as one`);
     expect(rows[0]?.one).toBe(1);
+  });
+});
+
+describe("PGlite script transactions", () => {
+  let handle: TestDatabase;
+  let script: NonNullable<Database["scriptTransaction"]>;
+  const count = async () =>
+    (
+      await selectRows<{ n: number }>(
+        handle.database.db,
+        sql`select count(*)::int as n from script_probe`,
+      )
+    )[0]?.n;
+  const insert = (id: number, note: string | null = null) =>
+    statementOf(
+      sql`insert into script_probe (id, note) values (${id}, ${note}) returning id, note`,
+    );
+  beforeAll(async () => {
+    handle = await createTestDatabase("pglite");
+    const run = handle.database.scriptTransaction?.bind(handle.database);
+    if (!run) throw new Error("PGlite offers no script transactions");
+    script = run;
+    await handle.database.db.execute(
+      sql`create table script_probe (id int primary key, note text)`,
+    );
+  });
+  afterAll(() => handle.drop());
+  beforeEach(async () => {
+    await handle.database.db.execute(sql`truncate script_probe`);
+  });
+
+  it("answers the rows of each statement, timestamps as text as drizzle reads them", async () => {
+    const results = await script((run) =>
+      run([
+        statementOf(
+          sql`select ${"2026-01-02T03:04:05Z"}::timestamptz as at, ${JSON.stringify({ a: 1 })}::jsonb as j, ${7}::int as n`,
+        ),
+        insert(1),
+        insert(2),
+      ]),
+    );
+    expect(results).toEqual([
+      [{ at: "2026-01-02 03:04:05+00", j: { a: 1 }, n: 7 }],
+      [{ id: 1, note: null }],
+      [{ id: 2, note: null }],
+    ]);
+    expect(await count()).toBe(2);
+  });
+
+  it("passes values with quotes, backslashes and newlines through unchanged", async () => {
+    const note = String.raw`it's a \ "test"` + "\n$1 ''";
+    const [rows] = await script((run) => run([insert(1, note)]));
+    expect(rows).toEqual([{ id: 1, note }]);
+  });
+
+  it("prepares each statement text once per session and runs it with new values", async () => {
+    const prepared = async () =>
+      (
+        await selectRows<{ n: number }>(
+          handle.database.db,
+          sql`select count(*)::int as n from pg_prepared_statements`,
+        )
+      )[0]?.n ?? -1;
+    const rename = (id: number, note: string) =>
+      statementOf(sql`update script_probe set note = ${note} where id = ${id} returning note`);
+    await script((run) => run([insert(1), insert(2)]));
+    const before = await prepared();
+    const first = await script((run) => run([rename(1, "a")]));
+    const second = await script((run) => run([rename(2, "b")]));
+    expect([first, second]).toEqual([[[{ note: "a" }]], [[{ note: "b" }]]]);
+    expect(await prepared()).toBe(before + 1);
+  });
+
+  it("rolls every statement back when one of them fails", async () => {
+    await expect(script((run) => run([insert(1), insert(1)]))).rejects.toThrow(/duplicate key/);
+    expect(await count()).toBe(0);
+  });
+
+  it("rolls the statements back when the work between them throws", async () => {
+    await expect(
+      script(async (run) => {
+        await run([insert(1)]);
+        throw new Error("merge failed");
+      }),
+    ).rejects.toThrow("merge failed");
+    expect(await count()).toBe(0);
+  });
+
+  it("fails a statement that does not parse, and runs the next script", async () => {
+    await expect(
+      script((run) => run([statementOf(sql`select from from script_probe`), insert(1)])),
+    ).rejects.toThrow(/syntax error/);
+    await script((run) => run([insert(2)]));
+    expect(await count()).toBe(1);
+  });
+
+  it("holds other queries back until it commits", async () => {
+    let between!: () => void;
+    const paused = new Promise<void>((resolve) => (between = resolve));
+    const transaction = script(async (run) => {
+      await run([insert(1)]);
+      await paused;
+      await run([insert(2)]);
+    });
+    const seen = count();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    between();
+    await transaction;
+    // Run in the middle, the count would have seen one row, uncommitted.
+    expect(await seen).toBe(2);
   });
 });

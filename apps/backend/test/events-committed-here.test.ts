@@ -67,4 +67,66 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
       await hub.stop();
     }
   });
+
+  it("starts new streams after the events it was told of, without reading task_events", async () => {
+    // No NOTIFY, no catch-up read, and every statement counted: only being told the id can move
+    // where a stream opened now starts.
+    let executed = 0;
+    const db = new Proxy(t.database.db, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (property !== "execute" || typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          executed += 1;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const deaf: Database = {
+      ...t.database,
+      db,
+      listen: () => Promise.resolve(() => Promise.resolve()),
+    };
+    const hub = createEventHub({
+      database: deaf,
+      metrics: createMetrics(),
+      logger: t.backend.deps.logger,
+      catchUpMs: 3_600_000,
+    });
+    await hub.start();
+    const task = await createTask(t, user.session);
+    const lastId = await appendTaskEvents(
+      t.database.db,
+      [
+        {
+          userId: user.userId,
+          taskId: task.id,
+          status: "in_progress",
+          source: "webhook",
+          payload: { ...task, status: "in_progress" },
+          createdAt: new Date(),
+        },
+      ],
+      { announce: false },
+    );
+    const readsBefore = executed;
+    hub.committedHere(lastId);
+    const stream = readSse(
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start: (controller) => void hub.attach(user.userId, controller, { limits: LIMITS }),
+        }),
+      ),
+    );
+    try {
+      expect((await stream.next())?.retry).toBe(3000);
+      const ready = await stream.next();
+      expect(ready?.event).toBe("ready");
+      expect(JSON.parse(ready?.data ?? "{}")).toEqual({ last_event_id: String(lastId) });
+      expect(executed).toBe(readsBefore);
+    } finally {
+      await stream.close();
+      await hub.stop();
+    }
+  });
 });

@@ -1,7 +1,9 @@
 import { signWebhook } from "@overture/core/webhook";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TASK_EVENTS_CHANNEL } from "../src/db/channels.ts";
 import { describeEachDriver } from "./support/drivers.ts";
+import { waitFor } from "./support/live.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
 import { selectRows } from "./support/sql.ts";
 import { createTask, getTask, storeSecret } from "./support/tasks.ts";
@@ -92,6 +94,30 @@ describeEachDriver("webhook intake", (driver) => {
   }
 
   describe("accepted deliveries", () => {
+    it(
+      driver === "pg"
+        ? "announces the committed task event to other instances (NOTIFY after commit)"
+        : "sends no NOTIFY on PGlite, where this process is the only client",
+      async () => {
+        const notified: number[] = [];
+        const unlisten = await t.database.listen(TASK_EVENTS_CHANNEL, (payload) =>
+          notified.push(Number(payload)),
+        );
+        try {
+          const task = await newTask();
+          expect((await deliver(task.url, event(task.platformId, "in_progress"))).status).toBe(200);
+          const lastId = await countRows(sql`select max(id)::int as n from task_events`);
+          // The announcer sends in the turn after the commit's: far within this wait.
+          await waitFor("the NOTIFY", () => notified.some((id) => id >= lastId), 500).catch(
+            () => undefined,
+          );
+          expect(notified.some((id) => id >= lastId)).toBe(driver === "pg");
+        } finally {
+          await unlisten();
+        }
+      },
+    );
+
     it("applies a signed event and answers a re-delivery of it 2xx without changing anything", async () => {
       const task = await newTask();
       const body = event(task.platformId, "in_progress");

@@ -82,9 +82,12 @@ async function seed(database: Database, workload: Workload): Promise<void> {
       return { u: userId, ns: `u${userId}`, p: platformTaskIdOf(task), h: keyHashOf(task) };
     });
     // Submitted and waiting; the next poll is far away, so no reconciler works during a run.
+    // An event keeps it far only while the task is younger than its expected duration (10 min
+    // from submitted_at, tasks/schedule.ts); past that each merged event schedules a poll 5 s
+    // later. Templates serve runs long after they were seeded, so submitted_at is ahead too.
     await db.execute(sql`insert into tasks (user_id, namespace, token_id, status, platform_task_id,
         webhook_key_hash, webhook_expected, params, submitted_at, next_poll_at)
-      select r.u, r.ns, 1, 'waiting', r.p, r.h, true, '{"prompt":"bench"}'::jsonb, now(), ${far}::timestamptz
+      select r.u, r.ns, 1, 'waiting', r.p, r.h, true, '{"prompt":"bench"}'::jsonb, ${far}::timestamptz, ${far}::timestamptz
       from json_to_recordset(${JSON.stringify(rows)}::json) as r(u bigint, ns text, p text, h text)`);
   }
 }

@@ -5,6 +5,7 @@ import type { PGliteOptions } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { DatabaseConfig } from "../env.ts";
 import type * as schema from "./schema/index.ts";
+import type { Statement } from "./script.ts";
 
 /** The drizzle database both drivers provide: code above this module never knows which it is. */
 export type AppDatabase = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -27,12 +28,32 @@ export interface Database {
    * message (no parameters: values are inlined by db/script.ts). PGlite has no round trips to save.
    */
   scriptSession?(): Promise<ScriptSession>;
+  /**
+   * PGlite only: runs `fn` in one transaction (rolled back if it throws), where `run` sends
+   * statements as one script, one call into the embedded database, each statement prepared once
+   * per session (db/pglite-statements.ts). Through drizzle every statement is six protocol
+   * messages, each a call into the engine plus PGlite's JavaScript around it, and is parsed and
+   * planned again each time.
+   */
+  scriptTransaction?<T>(fn: (run: RunStatements) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
+/** Runs the statements in order; the rows of each. Values are converted as drizzle converts
+ * them (timestamps and intervals stay text: {@link TEXT_TYPE_IDS}). */
+export type RunStatements = (
+  statements: readonly Statement[],
+) => Promise<Record<string, unknown>[][]>;
+
+/** Types drizzle's drivers read as text (and convert themselves): timestamps, dates, intervals,
+ * numeric[] and their arrays. Scripts read rows the same way, so drizzle's column mapping applies. */
+export const TEXT_TYPE_IDS: readonly number[] = [
+  1184, 1114, 1082, 1186, 1231, 1115, 1185, 1187, 1182,
+];
+
 export interface ScriptSession {
   /** Runs the statements of `text` in one round trip; the rows of each, in order. Values are
-   * converted as drizzle's node-postgres driver converts them (timestamps stay text). */
+   * converted as drizzle's node-postgres driver converts them ({@link TEXT_TYPE_IDS}). */
   run(text: string): Promise<Record<string, unknown>[][]>;
   /** Names of the statements prepared on this connection by earlier messages (PREPARE). */
   readonly prepared: Set<string>;

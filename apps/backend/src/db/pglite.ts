@@ -2,8 +2,9 @@ import { existsSync, readdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { migrationsFolder, PGLITE_OPTIONS, type Database } from "./client.ts";
+import { migrationsFolder, PGLITE_OPTIONS, TEXT_TYPE_IDS, type Database } from "./client.ts";
 import { initDataDirInChild } from "../server/pglite-initdb.ts";
+import { createStatementCache } from "./pglite-statements.ts";
 import * as schema from "./schema/index.ts";
 
 /**
@@ -17,9 +18,13 @@ export async function openPglite(dataDir: string): Promise<Database> {
   return wrapPglite(client);
 }
 
+// PGlite's own parsers would make Dates of timestamps; drizzle reads them as text.
+const SCRIPT_PARSERS = Object.fromEntries(TEXT_TYPE_IDS.map((id) => [id, (text: string) => text]));
+
 /** Wraps an open PGlite instance (tests pass clones of a migrated template). */
 export function wrapPglite(client: PGlite): Database {
   const db = drizzle(client, { schema, casing: "snake_case" });
+  const statements = createStatementCache();
   return {
     driver: "pglite",
     db: db,
@@ -28,6 +33,22 @@ export function wrapPglite(client: PGlite): Database {
     },
     async ping() {
       await client.query("select 1");
+    },
+    scriptTransaction(fn) {
+      return client.transaction((tx) =>
+        fn(async (list) => {
+          if (list.length === 0) return [];
+          const plan = statements.plan(list);
+          if (plan.prepare !== undefined) {
+            await tx.exec(plan.prepare).catch((error: unknown) => {
+              statements.forget();
+              throw error;
+            });
+            plan.prepared();
+          }
+          return (await tx.exec(plan.execute, { parsers: SCRIPT_PARSERS })).map((r) => r.rows);
+        }),
+      );
     },
     async listen(channel, handler) {
       const unsubscribe = await client.listen(channel, handler);

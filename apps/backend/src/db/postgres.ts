@@ -1,16 +1,19 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import { migrationsFolder, type Database, type NotificationHandler } from "./client.ts";
+import {
+  migrationsFolder,
+  TEXT_TYPE_IDS,
+  type Database,
+  type NotificationHandler,
+} from "./client.ts";
 import * as schema from "./schema/index.ts";
 
 // Session-level advisory lock key shared by every instance that migrates this database.
 const MIGRATION_LOCK_KEY = 7_324_001;
 
-// Types drizzle's node-postgres driver reads as text (and converts itself): timestamps, dates,
-// intervals and their arrays. Scripts read rows the same way, so drizzle's column mapping applies.
 type BuiltinType = (typeof pg.types.builtins)[keyof typeof pg.types.builtins];
-const TEXT_TYPES = new Set<number>([1184, 1114, 1082, 1186, 1231, 1115, 1185, 1187, 1182]);
+const TEXT_TYPES = new Set<number>(TEXT_TYPE_IDS);
 const DRIVER_TYPES: pg.CustomTypesConfig = {
   getTypeParser: ((oid: BuiltinType) => {
     if (TEXT_TYPES.has(oid)) return (value: string) => value;

@@ -1,4 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { statementName, type Statement } from "../../src/db/script.ts";
 import type { AppDatabase } from "../../src/db/client.ts";
 
 /**
@@ -25,4 +27,12 @@ export async function dumpDatabase(db: AppDatabase): Promise<string> {
     rows.push(...found.map((r) => r.row));
   }
   return rows.join("\n");
+}
+
+const dialect = new PgDialect({ casing: "snake_case" });
+
+/** A drizzle statement as the statement form scripts take (db/script.ts), for tests of them. */
+export function statementOf(query: SQL): Statement {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return { name: statementName("overture_test", text), text, params };
 }

@@ -128,6 +128,11 @@ export function createEventFeed(options: FeedOptions) {
 
     readNew,
 
+    /** Moves the cursor to `id` when it is further: every event up to it is known committed. */
+    advance(id: number): void {
+      cursor = Math.max(cursor, id);
+    },
+
     /** One user's events after `afterId`, oldest first, a page at a time (a stream's replay). */
     replayPage: (userId: number, afterId: number) =>
       db

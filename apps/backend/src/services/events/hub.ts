@@ -209,10 +209,13 @@ export function createEventHub(options: HubOptions) {
     /**
      * Task events were just committed by this instance: its streams read them now instead of
      * after the NOTIFY's round trip through the database and back (two more turns of a busy
-     * event loop). Nothing to do while no stream is open here.
+     * event loop). While no stream is open here, `lastEventId` (the highest id appended) is
+     * where new streams start: every smaller id is committed by then, as appenders hold the
+     * task-events lock until they commit (events/append.ts), so no read is needed.
      */
-    committedHere(): void {
+    committedHere(lastEventId?: number): void {
       if (count > 0) void feed.readNew();
+      else if (lastEventId !== undefined) feed.advance(lastEventId);
     },
 
     /** Ends streams past their lifetime now (tests; also what each heartbeat does). */

@@ -4,6 +4,7 @@ import { WEBHOOK_SECRETS_CHANGED_CHANNEL } from "../../db/channels.ts";
 import { applyReports } from "../tasks/apply.ts";
 import { createAnnouncer } from "../events/announcer.ts";
 import { createBatcher } from "./batcher.ts";
+import { applyInPgliteScript } from "./pglite-steps.ts";
 import { applyInScript } from "./script-steps.ts";
 import { createIntake, type Delivery, type IntakeAnswer } from "./intake.ts";
 import { createIntakeLookup } from "./lookup.ts";
@@ -18,8 +19,9 @@ export type { Delivery, IntakeAnswer } from "./intake.ts";
 export function createWebhookIntake(
   runtime: TaskRuntime,
   options: {
-    /** Called after a commit that appended task events (this instance's live streams read them). */
-    committedEvents?: () => void;
+    /** Called after a commit that appended task events, with the highest id appended (this
+     * instance's live streams read them). */
+    committedEvents?: (lastEventId: number) => void;
   } = {},
 ) {
   const { deps } = runtime;
@@ -30,19 +32,27 @@ export function createWebhookIntake(
   });
   // Task events are announced after commit, coalesced, on another connection: a NOTIFY in the
   // transaction would hold Postgres' commit-time notify lock and serialise the batches' commits.
-  const announcer = createAnnouncer({ db: deps.db, logger: deps.logger });
+  // Not on PGlite: its one client is this process, whose streams hear of each commit directly
+  // (committedEvents), so a NOTIFY would tell no one, for one more call blocking the event loop.
+  const announcer =
+    deps.database.driver === "pg"
+      ? createAnnouncer({ db: deps.db, logger: deps.logger })
+      : undefined;
   const context = () => ({ ...runtime.applyContext(), announceAfterCommit: true });
   const openScript = deps.database.scriptSession?.bind(deps.database);
+  const pgliteScript = deps.database.scriptTransaction?.bind(deps.database);
   const batcher = createBatcher({
     metrics: deps.metrics,
-    // Postgres: two round trips per batch (script-steps.ts). PGlite runs in this process: there
-    // are no round trips to save, so a plain transaction.
+    // Postgres: two round trips per batch (script-steps.ts). PGlite: two calls into the engine
+    // (pglite-steps.ts), which blocks this process's event loop while it runs.
     transact: openScript
       ? (reports) => applyInScript(openScript, reports, context())
-      : (reports) => deps.db.transaction((tx) => applyReports(tx, reports, context())),
+      : pgliteScript
+        ? (reports) => applyInPgliteScript(pgliteScript, reports, context())
+        : (reports) => deps.db.transaction((tx) => applyReports(tx, reports, context())),
     onCommitted: (result) => {
-      if (result.lastEventId !== undefined) options.committedEvents?.();
-      announcer.announce(result.lastEventId);
+      if (result.lastEventId !== undefined) options.committedEvents?.(result.lastEventId);
+      announcer?.announce(result.lastEventId);
       runtime.committed(result);
     },
     // node-postgres has a pool: a second batch can build while the first commits.
@@ -97,7 +107,7 @@ export function createWebhookIntake(
     start: () => rejections.start(),
     async stop(): Promise<void> {
       await batcher.drain();
-      await announcer.flush();
+      await announcer?.flush();
       await rejections.stop();
       const stopListening = await unlisten;
       unlisten = undefined;
