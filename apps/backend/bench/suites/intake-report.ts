@@ -48,15 +48,16 @@ const throughputWhy = (idle: number, batch: number, perTx: number) =>
   (idle < 5
     ? "The machine was CPU-bound: every variant competes for the same 2 cores, so CPU time per event decides, not round trips. "
     : "") +
-  "Batching makes Postgres spend less per event than the one-transaction-per-event references do " +
-  "(bench/compare-intake.ts, 2026-11-26, on a machine loaded by other jobs: Postgres 250–290 µs per event for " +
-  "the intake, 430–470 µs for (c)). The backend's own CPU per event was cut from 570–800 µs to 350–470 µs in " +
-  "the same comparison — (c) spent 390–440 µs — by serving deliveries on the Node request in front of the app " +
-  "(server/webhook-edge.ts), checking the common callback event by hand instead of with zod, and quoting the " +
-  "scripts' JSON by native replace; what is left is mostly kernel time in socket writes (the 2xx answers and the " +
-  "two scripts per batch: ~30 % of the backend's CPU samples). Where a ratio is still missed, the backend's one " +
-  "thread is the bound: it does the HTTP, verification and merge of all 50 connections, on 2 cores shared with " +
-  "the load generator and Postgres.";
+  "The intake's work per event is what the 2 cores are shared by: its backend, its Postgres connections " +
+  "and the load generator (bench/compare-intake.ts prints each one's CPU per event). On 2026-11-26, on a " +
+  "machine saturated by other jobs (so the absolute values are inflated), Postgres spent 184–260 µs per event " +
+  "for the intake against 213–337 µs the build before (statements prepared once per connection, JSON read " +
+  "once as jsonb; both builds ran without the event tables' foreign keys there) and 380–500 µs for (c); the " +
+  "backend 370–530 µs " +
+  "(94 % of it user time: the V8 profile's socket-write samples are time off the CPU, not work), (c) " +
+  "300–450 µs; the load generator 50–70 µs. pgbench's reference carries no HTTP at all: its client is C " +
+  "and its server does the minimal insert + update, so the intake matches it only when HTTP, verification, " +
+  "merge and the task event together cost less than what batching saves Postgres.";
 
 const med = <T>(runs: readonly T[], pick: (run: T) => number) => median(runs.map(pick));
 const not2xx = (load: LoadResult) =>
@@ -293,6 +294,12 @@ export function intakeSection(results: IntakeResults, settings: BenchSettings): 
         `insert the events\` as one multi-statement message, the merge in memory, then \`update the changed ` +
         `columns; append the task events; commit\` as one more — so the task-events lock is taken and released ` +
         `inside one message; NOTIFY is sent after commit on another connection, one at a time (those that come meanwhile coalesce). ` +
+        `Since the second session of 2026-11-26 each statement is prepared once per connection and then EXECUTEd ` +
+        `(Postgres parsed and planned four statements per batch before: ~0.2–0.4 ms each), rows and task events are ` +
+        `read with jsonb_to_recordset (each JSON value parsed once), task_events and webhook_events have no foreign ` +
+        `keys (a per-row check on every insert; a trigger on tasks deletes them), and the instance's own NOTIFYs no ` +
+        `longer cost a read of task_events while no stream is open. On PGlite a batch is two scripts of prepared ` +
+        `statements in one transaction and sends no NOTIFY (this process is its only client). ` +
         `Each direction of the performance issue was compared build against build with \`bench/compare-intake.ts\` ` +
         `(4 interleaved rounds, closed loop, plus CPU time per event of the server and of its Postgres connections ` +
         `from /proc) on this machine while other jobs kept it saturated (CPU idle 0–2 %, load average ~9 on 2 cores): ` +
