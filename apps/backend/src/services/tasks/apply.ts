@@ -169,7 +169,8 @@ function storableReport(report: PlatformReport): PlatformReport {
   };
 }
 
-// json, not jsonb: these few short fields are read faster from json text.
+// json, not jsonb: these few short fields are read faster from json text. Sorted by event_id:
+// two batches inserting overlapping ids wait on each other in one order.
 const STORE_WEBHOOK_EVENTS_TEXT = `
     insert into webhook_events (event_id, task_id, status, signed_at, received_at)
     select e.event_id, e.task_id, e.status, e.signed_at, $2::timestamptz
@@ -211,7 +212,6 @@ function storeWebhookEventsStatement(
       : [],
   );
   if (candidates.length === 0) return undefined;
-  // Sorted by event_id: two batches inserting overlapping ids wait on each other in one order.
   return {
     ...STORE_WEBHOOK_EVENTS,
     params: [JSON.stringify(candidates), new Date(now).toISOString()],
