@@ -84,8 +84,8 @@ export function createServices(base: BaseDeps) {
   });
   // This instance's streams get the intake's events at commit, not after their NOTIFY.
   const webhookIntake = createWebhookIntake(runtime, {
-    committedEvents: () => {
-      liveEvents.committedHere();
+    committedEvents: (lastId) => {
+      liveEvents.committedHere(lastId);
     },
   });
   // Re-seals values of retired encryption keys.

@@ -207,12 +207,13 @@ export function createEventHub(options: HubOptions) {
     poke: feed.readNew,
 
     /**
-     * Task events were just committed by this instance: its streams read them now instead of
-     * after the NOTIFY's round trip through the database and back (two more turns of a busy
-     * event loop). Nothing to do while no stream is open here.
+     * Task events up to `lastId` were just committed by this instance: its streams read them now
+     * instead of after the NOTIFY's round trip through the database and back (two more turns of
+     * a busy event loop), and that NOTIFY then costs no read of its own. Nothing to do while no
+     * stream is open here.
      */
-    committedHere(): void {
-      if (count > 0) void feed.readNew();
+    committedHere(lastId: number): void {
+      if (count > 0) void feed.readNew(lastId);
     },
 
     /** Ends streams past their lifetime now (tests; also what each heartbeat does). */

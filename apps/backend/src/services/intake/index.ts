@@ -19,7 +19,7 @@ export function createWebhookIntake(
   runtime: TaskRuntime,
   options: {
     /** Called after a commit that appended task events (this instance's live streams read them). */
-    committedEvents?: () => void;
+    committedEvents?: (lastId: number) => void;
   } = {},
 ) {
   const { deps } = runtime;
@@ -41,7 +41,7 @@ export function createWebhookIntake(
       ? (reports) => applyInScript(openScript, reports, context())
       : (reports) => deps.db.transaction((tx) => applyReports(tx, reports, context())),
     onCommitted: (result) => {
-      if (result.lastEventId !== undefined) options.committedEvents?.();
+      if (result.lastEventId !== undefined) options.committedEvents?.(result.lastEventId);
       announcer.announce(result.lastEventId);
       runtime.committed(result);
     },
