@@ -5,7 +5,7 @@
 //
 //   BENCH_COMPARE="base=dist-old-base/index.js,new=dist/index.js" BENCH_VARIANTS=one,two \
 //   BENCH_ROUNDS=3 pnpm exec tsx bench/live-probe.ts
-//   name=path;VAR=value… sets that backend's environment; BENCH_NODE_ARGS the backends' node
+//   name=path;VAR=value… sets that backend's environment, ;@node=--flag one of its node options; BENCH_NODE_ARGS the backends' node
 //   options; BENCH_TRACE_DIR=<dir> writes each run's events (key, sent, answered, arrived).
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -20,8 +20,14 @@ const settings = readSettings(console.log);
 const builds = (process.env.BENCH_COMPARE ?? "current=dist/index.js").split(",").map((pair) => {
   const [spec = "", ...vars] = pair.split(";");
   const [name = "", path = ""] = spec.split("=");
-  const env = Object.fromEntries(vars.map((v) => v.split("=") as [string, string]));
-  return { name, path: resolve(BACKEND_DIR, path), env };
+  const pairs = vars.map((v): [string, string] => [
+    v.slice(0, v.indexOf("=")),
+    v.slice(v.indexOf("=") + 1),
+  ]);
+  // `@node=<flag>`: a node option of this build's backends (beside BENCH_NODE_ARGS).
+  const env = Object.fromEntries(pairs.filter(([k]) => k !== "@node"));
+  const node = pairs.filter(([k]) => k === "@node").map(([, v]) => v);
+  return { name, path: resolve(BACKEND_DIR, path), env, node };
 });
 const variants = (process.env.BENCH_VARIANTS ?? "one,two").split(",") as ("one" | "two")[];
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
@@ -55,7 +61,13 @@ try {
         const servers: Server[] = [];
         try {
           const start = () =>
-            startBackend({ url: db.url }, build.env, nodeArgs, undefined, build.path);
+            startBackend(
+              { url: db.url },
+              build.env,
+              [...nodeArgs, ...build.node],
+              undefined,
+              build.path,
+            );
           const a = await start();
           servers.push(a);
           const b = variant === "two" ? await start() : a;
@@ -103,7 +115,7 @@ try {
           const cpu = r.watched?.pids ?? [];
           console.log(
             `r${round} ${build.name.padEnd(8)} ${variant}: sse p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)}` +
-              ` | 2xx p50 ${fmt(r.webhook.p50)} p99 ${fmt(r.webhook.p99)} | ${r.received}/${r.measured} late ${r.late}` +
+              ` | 2xx p50 ${fmt(r.webhook.p50)} p99 ${fmt(r.webhook.p99)} | ${r.received}/${r.measured} waited p50 ${fmt(r.waited.p50)} p99 ${fmt(r.waited.p99)}` +
               ` | sender ${lagOf(r.sender)} | listener ${lagOf(r.listener)}` +
               ` | backend ${cpu.map((c) => fmt(c)).join("/")}% = ${cpu.map((c) => fmt((c * 1e4) / perSecond)).join("/")} µs/event` +
               `, lag p99/max ${backendLag} ms, scavenges ${gc} | pg ${fmt(r.watched?.postgres ?? 0)}% (run ${fmt(pgSeconds)} s) batch ${fmt(batch)}`,

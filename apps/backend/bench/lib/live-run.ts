@@ -29,6 +29,8 @@ export interface LiveResult {
   webhook: LatencySummary;
   non2xx: number;
   late: number;
+  /** Deliveries due while every connection awaited an answer wait for one: due → written. */
+  waited: LatencySummary;
   sender: ProcessLoad;
   listener: ProcessLoad;
   /** CPU of the watched processes over the window, % of one core (when asked). */
@@ -89,6 +91,7 @@ export async function runLive(
       webhook: summarise(answered.map(([, sentAt, answeredAt]) => answeredAt - sentAt)),
       non2xx: sent.non2xx,
       late: sent.late,
+      waited: sent.waited,
       sender: sent.load,
       listener: load,
       ...(sent.watched ? { watched: sent.watched } : {}),

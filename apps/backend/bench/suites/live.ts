@@ -208,8 +208,9 @@ function liveSection(
         `${fmt(lagOf(runs, "sender", "lagMax"))} ms; SSE clients p50 ${fmt(lagOf(runs, "listener", "lagP50"))} ms, ` +
         `p99 ${fmt(lagOf(runs, "listener", "lagP99"))} ms, max ${fmt(lagOf(runs, "listener", "lagMax"))} ms. ` +
         `Open loop at ${settings.liveRate} events/s over ${settings.connections} ` +
-        `keep-alive connections (a delivery due while all of them wait for answers waits for one, and is timed from ` +
-        `when it is written: ${fmt(median(allRuns(runs).map((r) => r.late / Math.max(1, r.sent))) * 100)} % of deliveries waited, median of runs), ` +
+        `keep-alive connections (a delivery due while all of them await answers waits for one, and is timed from ` +
+        `when it is written; due → written: p50 ${fmt(median(allRuns(runs).map((r) => r.waited.p50)))} ms, ` +
+        `p99 ${fmt(median(allRuns(runs).map((r) => r.waited.p99)))} ms, median of runs), ` +
         `${warmupMs / 1000} s warm-up (every user's first event, whose secret is read ` +
         `once and then cached), ${settings.liveMs / 1000} s measured, ` +
         `${Math.max(1, settings.rounds - 1)} round(s) per variant, interleaved; every event changes a task of a different user. ` +

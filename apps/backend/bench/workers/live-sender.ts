@@ -5,7 +5,7 @@ import { Http1Connection } from "../lib/http1.ts";
 import { eventKey, plannedEvent, platformTaskIdOf, signedDelivery } from "../lib/plan.ts";
 import { monotonicMs, watchProcessLoad, type ProcessLoad } from "../lib/process-load.ts";
 import { cpuSecondsOf, postgresCpuOf, serveWorker } from "../lib/procs.ts";
-import { sleep } from "../lib/stats.ts";
+import { sleep, summarise, type LatencySummary } from "../lib/stats.ts";
 
 export interface SendRequest {
   port: number;
@@ -31,6 +31,8 @@ export interface SendResult {
   non2xx: number;
   /** Sends that waited for a free connection (the sender fell behind its schedule). */
   late: number;
+  /** Measured deliveries: from when each was due to when it was written (waiting for a connection). */
+  waited: LatencySummary;
   /** This process over the measured window. */
   load: ProcessLoad;
   /** CPU of the watched processes over the window, % of one core. */
@@ -45,6 +47,7 @@ async function send(request: SendRequest): Promise<SendResult> {
   const idle = [...pool];
   const backlog: number[] = [];
   const measured: SentEvent[] = [];
+  const waited: number[] = [];
   let non2xx = 0;
   let late = 0;
   let sent = 0;
@@ -66,7 +69,10 @@ async function send(request: SendRequest): Promise<SendResult> {
       at >= measureFrom && at < end
         ? [eventKey(platformTaskIdOf(event.task), event.status), monotonicMs(), 0]
         : undefined;
-    if (row) measured.push(row);
+    if (row) {
+      measured.push(row);
+      waited.push(at - (start + (k * 1000) / request.rate));
+    }
     sent += 1;
     connection.send(bytes).then(
       (answer) => {
@@ -94,7 +100,7 @@ async function send(request: SendRequest): Promise<SendResult> {
       load = watchProcessLoad();
       watchedAtStart = watchedCpu();
     }
-    const due = Math.floor(((performance.now() - start) * request.rate) / 1000);
+    const due = Math.floor(((performance.now() - start) * request.rate) / 1000) + 1;
     while (next < due) {
       const connection = idle.pop();
       if (connection) deliver(next, connection);
@@ -115,6 +121,7 @@ async function send(request: SendRequest): Promise<SendResult> {
     sent,
     non2xx,
     late,
+    waited: summarise(waited),
     load: windowLoad,
     ...(watch
       ? { watched: { pids: watched.slice(0, watch.pids.length), postgres: watched.at(-1) ?? 0 } }
