@@ -10,7 +10,7 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createPgDatabase, createPgTemplate } from "./lib/databases.ts";
-import { runLive } from "./lib/live-run.ts";
+import { liveWorkload, runLive } from "./lib/live-run.ts";
 import { BACKEND_DIR, postgresCpuOf, startWorker } from "./lib/procs.ts";
 import { startBackend, type Server } from "./lib/servers.ts";
 import { fmt } from "./lib/stats.ts";
@@ -32,7 +32,7 @@ const builds = (process.env.BENCH_COMPARE ?? "current=dist/index.js").split(",")
 const variants = (process.env.BENCH_VARIANTS ?? "one,two").split(",") as ("one" | "two")[];
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const traceDir = process.env.BENCH_TRACE_DIR;
-const workload = { users: settings.liveClients, tasks: settings.liveClients * 6 };
+const workload = liveWorkload(settings.liveClients);
 const warmupMs = Math.max(
   settings.warmupMs,
   (1000 * settings.liveClients) / settings.liveRate + 2_000,
@@ -113,6 +113,9 @@ try {
             .join(" ");
           const perSecond = r.measured / (settings.liveMs / 1000);
           const cpu = r.watched?.pids ?? [];
+          console.log(
+            `  backlog every 500 ms: ${r.backlog.join(" ")}; window after ${fmt(r.warmedUpMs)} ms, ${r.backlogAtWindow} waiting`,
+          );
           console.log(
             `r${round} ${build.name.padEnd(8)} ${variant}: sse p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)}` +
               ` | 2xx p50 ${fmt(r.webhook.p50)} p99 ${fmt(r.webhook.p99)} | ${r.received}/${r.measured} waited p50 ${fmt(r.waited.p50)} p99 ${fmt(r.waited.p99)}` +

@@ -1,4 +1,4 @@
-import type { CollectResult, ListenResult, WindowRequest } from "../workers/sse-clients.ts";
+import type { CollectRequest, CollectResult, ListenResult } from "../workers/sse-clients.ts";
 import type { SendRequest, SendResult } from "../workers/live-sender.ts";
 import type { ProcessLoad } from "./process-load.ts";
 import type { Worker } from "./procs.ts";
@@ -31,6 +31,14 @@ export interface LiveResult {
   late: number;
   /** Deliveries due while every connection awaited an answer wait for one: due → written. */
   waited: LatencySummary;
+  /** Deliveries waiting for a connection every 500 ms from the start, warm-up included. */
+  backlog: number[];
+  /** The warm-up: at least the one asked for, and until the sender was on schedule. */
+  warmedUpMs: number;
+  /** Deliveries still waiting when the window opened (0 unless the warm-up was cut short). */
+  backlogAtWindow: number;
+  /** Share of the measured events that end their task (`success`); the others are first callbacks. */
+  endingShare: number;
   sender: ProcessLoad;
   listener: ProcessLoad;
   /** CPU of the watched processes over the window, % of one core (when asked). */
@@ -39,6 +47,13 @@ export interface LiveResult {
 
 /** A measured event: key, sent, answered and arrived (monotonic ms; 0 when it did not happen). */
 export type LiveEvent = [key: string, sentAt: number, answeredAt: number, arrivedAt: number];
+
+/**
+ * Item 4's seeded workload: a user per SSE client, and tasks enough that the events due in the
+ * longest warm-up and the window all change a task (event k is task k mod tasks' first
+ * callback below `tasks`, its last below 2 × tasks, a repeat that changes nothing after).
+ */
+export const liveWorkload = (clients: number) => ({ users: clients, tasks: clients * 10 });
 
 // Longest wait for the last events after the sender's window closed.
 const ARRIVAL_WAIT_MS = 5_000;
@@ -52,10 +67,6 @@ export async function runLive(
     clients: request.clients,
   });
   await sleep(500); // every stream attached to the hub
-  await workers.clients.call("startWindow", {
-    afterMs: request.warmupMs,
-    durationMs: request.durationMs,
-  } satisfies WindowRequest);
   const send: SendRequest = {
     port: request.webhookPort,
     users: request.clients,
@@ -72,7 +83,8 @@ export async function runLive(
   const { arrivals, load } = await workers.clients.call<CollectResult>("collect", {
     keys,
     waitMs: ARRIVAL_WAIT_MS,
-  });
+    window: sent.window,
+  } satisfies CollectRequest);
   const events = sent.measured.map(([key, sentAt, answeredAt], i): LiveEvent => [
     key,
     sentAt,
@@ -92,6 +104,11 @@ export async function runLive(
       non2xx: sent.non2xx,
       late: sent.late,
       waited: sent.waited,
+      backlog: sent.backlog,
+      warmedUpMs: sent.warmedUpMs,
+      backlogAtWindow: sent.backlogAtWindow,
+      endingShare:
+        events.filter(([key]) => key.endsWith(":success")).length / Math.max(1, events.length),
       sender: sent.load,
       listener: load,
       ...(sent.watched ? { watched: sent.watched } : {}),

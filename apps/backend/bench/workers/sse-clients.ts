@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 import { openSse } from "../lib/http1.ts";
 import { eventKey, sessionTokenOf } from "../lib/plan.ts";
 import { serveWorker } from "../lib/procs.ts";
-import { monotonicMs, watchProcessLoad, type ProcessLoad } from "../lib/process-load.ts";
+import { monotonicMs, sampleProcessLoad, type ProcessLoad } from "../lib/process-load.ts";
 import { sleep } from "../lib/stats.ts";
 
 export interface ListenRequest {
@@ -22,26 +22,22 @@ export interface CollectRequest {
   keys: string[];
   /** Longest wait for the last of them. */
   waitMs: number;
+  /** The sender's measured window (monotonic ms): this process's load is read over it. */
+  window: [from: number, to: number];
 }
 
 export interface CollectResult {
   /** Arrival of each key's `event: task` frame, monotonic ms (0: never arrived). */
   arrivals: number[];
-  /** This process over the sender's measured window (`startWindow`). */
+  /** This process over the sender's measured window. */
   load: ProcessLoad;
-}
-
-export interface WindowRequest {
-  /** From now, when the sender's measured window opens, and how long it lasts. */
-  afterMs: number;
-  durationMs: number;
 }
 
 /** The streams of the current live run and the first arrival of each event key. */
 const listening: {
   streams: { close: () => void }[];
   arrivals: Map<string, number>;
-  load?: Promise<ProcessLoad>;
+  load?: ReturnType<typeof sampleProcessLoad>;
 } = { streams: [], arrivals: new Map() };
 
 /** Opens one stream per client and records when each task event arrives (monotonic clock). */
@@ -63,30 +59,24 @@ async function listen(request: ListenRequest): Promise<ListenResult> {
   );
   listening.streams = streams;
   listening.arrivals = arrivals;
+  listening.load = sampleProcessLoad();
   return { connected: streams.filter((s) => s.status === 200).length };
-}
-
-/** The sender starts now: this process's own load is watched over the same measured window. */
-function startWindow(request: WindowRequest): Promise<boolean> {
-  listening.load = (async () => {
-    await sleep(request.afterMs);
-    const watch = watchProcessLoad();
-    await sleep(request.durationMs);
-    return watch.stop();
-  })();
-  return Promise.resolve(true);
 }
 
 /** Waits (at most `waitMs`) until every key arrived, closes the streams, answers the arrivals. */
 async function collect(request: CollectRequest): Promise<CollectResult> {
   const { arrivals } = listening;
-  const load = await (listening.load ?? Promise.resolve(watchProcessLoad().stop()));
   const until = performance.now() + request.waitMs;
   while (request.keys.some((key) => !arrivals.has(key)) && performance.now() < until)
     await sleep(20);
   for (const stream of listening.streams.splice(0)) stream.close();
+  const sampler = listening.load ?? sampleProcessLoad();
   listening.load = undefined;
-  return { arrivals: request.keys.map((key) => arrivals.get(key) ?? 0), load };
+  sampler.stop();
+  return {
+    arrivals: request.keys.map((key) => arrivals.get(key) ?? 0),
+    load: sampler.between(...request.window),
+  };
 }
 
 /** Opens `count` connections, at most `parallel` at a time. */
@@ -157,4 +147,4 @@ function closeIdle(): Promise<number> {
   return Promise.resolve(alive);
 }
 
-serveWorker({ listen, startWindow, collect, idle, closeIdle });
+serveWorker({ listen, collect, idle, closeIdle });
