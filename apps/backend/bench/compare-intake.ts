@@ -12,8 +12,13 @@ import type { LoadRequest, LoadResult } from "./workers/webhook-load.ts";
 import { createPgDatabase, createPgTemplate } from "./lib/databases.ts";
 import { cpuTimes, idleShare } from "./lib/machine.ts";
 import { IDLE_BEFORE_LOAD_MS, startNaive } from "./lib/naive.ts";
-import { readdirSync, readFileSync } from "node:fs";
-import { BACKEND_DIR, cpuSecondsOf, cpuSplitOf, startWorker } from "./lib/procs.ts";
+import {
+  BACKEND_DIR,
+  cpuSecondsOf,
+  cpuSplitOf,
+  postgresCpuOf as postgresCpu,
+  startWorker,
+} from "./lib/procs.ts";
 import { startBackend } from "./lib/servers.ts";
 import { fmt, sleep } from "./lib/stats.ts";
 import { readSettings } from "./suites/settings.ts";
@@ -52,21 +57,6 @@ async function batches(url: string) {
     read("overture_webhook_commit_batch_size_sum"),
     read("overture_webhook_commit_batch_size_count"),
   ];
-}
-
-/** CPU seconds of the Postgres processes serving `database` (its connections), from /proc. */
-function postgresCpu(database: string): number {
-  let total = 0;
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (cmd.startsWith("postgres: ") && cmd.includes(` ${database} `))
-        total += cpuSecondsOf(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
 }
 
 const line = (label: string, r: LoadResult, extra = "") => {

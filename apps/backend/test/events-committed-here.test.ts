@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Database } from "../src/db/client.ts";
 import { createMetrics } from "../src/lib/metrics.ts";
+import { TASK_EVENTS_CHANNEL } from "../src/db/channels.ts";
+import type { Task } from "../src/schemas/task.ts";
 import { appendTaskEvents } from "../src/services/events/append.ts";
 import { createEventHub } from "../src/services/events/hub.ts";
 import { describeEachDriver } from "./support/drivers.ts";
@@ -57,13 +59,96 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
         ],
         { announce: false },
       );
-      hub.committedHere();
+      hub.committedHere(lastId ?? 0);
       let event = await stream.nextTask();
       while (event.id < (lastId ?? 0)) event = await stream.nextTask();
       expect(event.id).toBe(lastId);
       expect(event.task.status).toBe("in_progress");
     } finally {
       await stream.close();
+      await hub.stop();
+    }
+  });
+
+  const inProgress = async (task: Task, announce: boolean) => {
+    const lastId = await appendTaskEvents(
+      t.database.db,
+      [
+        {
+          userId: user.userId,
+          taskId: task.id,
+          status: "in_progress",
+          source: "webhook",
+          payload: { ...task, status: "in_progress" },
+          createdAt: new Date(),
+        },
+      ],
+      { announce },
+    );
+    return lastId ?? 0;
+  };
+  const openStream = (hub: ReturnType<typeof createEventHub>) =>
+    readSse(
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start: (controller) => void hub.attach(user.userId, controller, { limits: LIMITS }),
+        }),
+      ),
+    );
+
+  it("delivers an event once when both the commit and its NOTIFY announce it, and one only announced", async () => {
+    // The catch-up read is an hour away: only the commit and the NOTIFYs bring events.
+    const hub = createEventHub({
+      database: t.database,
+      metrics: createMetrics(),
+      logger: t.backend.deps.logger,
+      catchUpMs: 3_600_000,
+    });
+    const stream = openStream(hub);
+    try {
+      expect((await stream.next())?.retry).toBe(3000);
+      expect((await stream.next())?.event).toBe("ready");
+      const [a, b] = [await createTask(t, user.session), await createTask(t, user.session)];
+      const first = await inProgress(a, true); // NOTIFY on commit
+      hub.committedHere(first); // and this instance's own commit
+      const second = await inProgress(b, true); // as if committed by another instance: NOTIFY only
+      const ids: number[] = [];
+      while (!ids.includes(second)) {
+        const event = await stream.nextTask();
+        if (event.id >= first) ids.push(event.id);
+      }
+      expect(ids).toEqual([first, second]);
+    } finally {
+      await stream.close();
+      await hub.stop();
+    }
+  });
+
+  it("with no stream open, moves its resume position to an announced event at once", async () => {
+    const hub = createEventHub({
+      database: t.database,
+      metrics: createMetrics(),
+      logger: t.backend.deps.logger,
+      catchUpMs: 3_600_000,
+    });
+    const task = await createTask(t, user.session);
+    let heard: (payload: string) => void = () => undefined;
+    // Subscribed after the hub: the same notification reaches the hub first.
+    await hub.start();
+    const unlisten = await t.database.listen(TASK_EVENTS_CHANNEL, (payload) => {
+      heard(payload);
+    });
+    try {
+      const announced = new Promise<string>((resolve) => (heard = resolve));
+      const lastId = await inProgress(task, true);
+      expect(await announced).toBe(String(lastId));
+      // No read of the database stands between the notification and the new position.
+      const stream = openStream(hub);
+      await stream.next(); // retry
+      expect(Number((await stream.next())?.id)).toBe(lastId);
+      await stream.close();
+    } finally {
+      await unlisten();
       await hub.stop();
     }
   });
@@ -94,30 +179,10 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
       catchUpMs: 3_600_000,
     });
     await hub.start();
-    const task = await createTask(t, user.session);
-    const lastId = await appendTaskEvents(
-      t.database.db,
-      [
-        {
-          userId: user.userId,
-          taskId: task.id,
-          status: "in_progress",
-          source: "webhook",
-          payload: { ...task, status: "in_progress" },
-          createdAt: new Date(),
-        },
-      ],
-      { announce: false },
-    );
+    const lastId = await inProgress(await createTask(t, user.session), false);
     const readsBefore = executed;
     hub.committedHere(lastId);
-    const stream = readSse(
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start: (controller) => void hub.attach(user.userId, controller, { limits: LIMITS }),
-        }),
-      ),
-    );
+    const stream = openStream(hub);
     try {
       expect((await stream.next())?.retry).toBe(3000);
       const ready = await stream.next();

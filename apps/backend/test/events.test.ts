@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { createMetrics } from "../src/lib/metrics.ts";
 import { createEventHub } from "../src/services/events/hub.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend, type TestInstance } from "./support/harness.ts";
@@ -209,6 +210,43 @@ describeEachDriver("live task events (SSE)", (driver) => {
       (await t.request("/auth/logout", { method: "POST", session: device.sessionToken })).status,
     ).toBe(204);
     expect(await endOf(stream)).toBe("ended");
+  });
+
+  it("pings the streams a slice per tick: each once per heartbeat, never all in one burst", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const hub = createEventHub({
+      database: t.database,
+      metrics: createMetrics(),
+      logger: t.backend.deps.logger,
+      heartbeatMs: 1_500,
+    });
+    const decoder = new TextDecoder();
+    const pings = Array.from({ length: 90 }, () => 0);
+    try {
+      await Promise.all(
+        pings.map((_, i) => {
+          const controller = {
+            desiredSize: 1,
+            enqueue: (frame: Uint8Array) => {
+              if (decoder.decode(frame) === ": ping\n\n") pings[i] = (pings[i] ?? 0) + 1;
+            },
+            close: () => undefined,
+            error: () => undefined,
+          } as unknown as ReadableStreamDefaultController<Uint8Array>;
+          return hub.attach(user.userId, controller, {
+            limits: { maxPerUser: 100, maxLifetimeMs: 3_600_000 },
+          });
+        }),
+      );
+      const pinged = () => pings.filter((n) => n > 0).length;
+      vi.advanceTimersByTime(25); // one tick: one slice (a 60th) of the 90 streams
+      expect(pinged()).toBe(2);
+      vi.advanceTimersByTime(1_475); // the rest of the heartbeat: every stream once
+      expect(pings).toEqual(pings.map(() => 1));
+    } finally {
+      vi.useRealTimers();
+      await hub.stop();
+    }
   });
 
   it("sends heartbeat comments on a quiet stream and closes streams with a retry hint on stop", async () => {

@@ -73,6 +73,31 @@ describeEachDriver("local queue and cancel", (driver) => {
     await finishActive();
   });
 
+  it("drains, among the accounts whose tasks just ended, only those with queued tasks", async () => {
+    t.emu.control.setQuota(user.namespace, 0);
+    const queue = t.backend.deps.services.taskQueue;
+    const task = await createTask(t, user.session);
+    expect(task.status).toBe("queued");
+    t.emu.control.setQuota(user.namespace, 2);
+    const submits = submitCount(t);
+    // The same user in a namespace with nothing queued, and another user: no drain, no submit.
+    queue.kickFreed([
+      { userId: user.userId, namespace: `${user.namespace}-other` },
+      { userId: user.userId + 1_000, namespace: user.namespace },
+    ]);
+    await queue.settle();
+    expect(submitCount(t)).toBe(submits);
+    expect((await getTask(t, user.session, task.id)).status).toBe("queued");
+    queue.kickFreed([
+      { userId: user.userId + 1_000, namespace: user.namespace },
+      { userId: user.userId, namespace: user.namespace },
+    ]);
+    await queue.settle(); // waits for the read that starts the drains, then for the drains
+    expect(submitCount(t)).toBe(submits + 1);
+    expect((await getTask(t, user.session, task.id)).status).toBe("waiting");
+    await finishActive();
+  });
+
   it("cancels a queued task locally without calling the platform", async () => {
     t.emu.control.setQuota(user.namespace, 0);
     const task = await createTask(t, user.session);

@@ -17,6 +17,9 @@ export const keyHashOf = (task: number): string =>
 export const secretOf = (userId: number): string =>
   `whsec_overture_bench_user_${userId}_0123456789`;
 export const platformTaskIdOf = (task: number): string => `ptask_${task}`;
+/** What identifies an event in its SSE frame (a task's status changes once per status here). */
+export const eventKey = (platformTaskId: string, status: string): string =>
+  `${platformTaskId}:${status}`;
 export const sessionTokenOf = (userId: number): string =>
   `ovs_bench_session_token_for_user_${userId}`;
 export const userIdOf = (task: number, users: number): number => 1 + (task % users);

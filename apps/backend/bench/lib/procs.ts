@@ -1,5 +1,5 @@
 import { type ChildProcess, fork, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { get } from "node:http";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -142,6 +142,21 @@ export function cpuSecondsOf(pid: number): number {
 export function cpuSplitOf(pid: number): { user: number; kernel: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   return { user: Number(fields[11]) / 100, kernel: Number(fields[12]) / 100 };
+}
+
+/** CPU seconds of the Postgres processes serving `database` (its connections), from /proc. */
+export function postgresCpuOf(database: string): number {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmd.startsWith("postgres: ") && cmd.includes(` ${database} `))
+        total += cpuSecondsOf(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 /** A benchmark worker: a TypeScript module run with tsx, answering calls over IPC. */

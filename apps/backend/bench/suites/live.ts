@@ -1,5 +1,6 @@
-import type { IdleResult, LiveRequest, LiveResult } from "../workers/sse-clients.ts";
+import type { IdleResult } from "../workers/sse-clients.ts";
 import { createPgDatabase, createPgTemplate, type Workload } from "../lib/databases.ts";
+import { liveWorkload, runLive, type LiveResult } from "../lib/live-run.ts";
 import { memoryOf, startWorker, type Worker } from "../lib/procs.ts";
 import { figure, type Section } from "../lib/report.ts";
 import { startBackend, startReference, type Server } from "../lib/servers.ts";
@@ -14,7 +15,7 @@ import type { BenchSettings } from "./settings.ts";
 type Variant = "one" | "two";
 
 export async function liveSuite(settings: BenchSettings): Promise<Section[]> {
-  const workload: Workload = { users: settings.liveClients, tasks: settings.liveClients * 6 };
+  const workload: Workload = liveWorkload(settings.liveClients);
   // Long enough for every user's first event (its secret is read once, then cached): the
   // measured window is the steady state.
   const warmupMs = Math.max(
@@ -23,6 +24,8 @@ export async function liveSuite(settings: BenchSettings): Promise<Section[]> {
   );
   const template = await createPgTemplate(workload);
   const clients = startWorker("sse-clients.ts");
+  const sender = startWorker("live-sender.ts");
+  await sender.call("ready");
   const runs: Record<Variant, LiveResult[]> = { one: [], two: [] };
   const idle: { backend: IdleFigures[]; bare: IdleFigures[] } = { backend: [], bare: [] };
   try {
@@ -37,22 +40,25 @@ export async function liveSuite(settings: BenchSettings): Promise<Section[]> {
           servers.push(a);
           const b = variant === "two" ? await startBackend({ url: db.url }) : a;
           if (b !== a) servers.push(b);
-          const request: LiveRequest = {
-            ssePort: b.port,
-            webhookPort: a.port,
-            clients: settings.liveClients,
-            tasks: workload.tasks,
-            rate: settings.liveRate,
-            warmupMs,
-            durationMs: settings.liveMs,
-            connections: settings.connections,
-            run: `l${variant}${round}`,
-          };
-          const result = await clients.call<LiveResult>("live", request);
+          const { result } = await runLive(
+            { clients, sender },
+            {
+              ssePort: b.port,
+              webhookPort: a.port,
+              clients: settings.liveClients,
+              tasks: workload.tasks,
+              rate: settings.liveRate,
+              warmupMs,
+              durationMs: settings.liveMs,
+              connections: settings.connections,
+              run: `l${variant}${round}`,
+            },
+          );
           runs[variant].push(result);
           settings.log(
             `  live ${variant} instance(s): p50 ${fmt(result.latency.p50)} ms p99 ${fmt(result.latency.p99)} ms, ` +
-              `${result.received}/${result.measured} received, ${result.connected} clients`,
+              `${result.received}/${result.measured} received, ${result.connected} clients, lag p99 of ` +
+              `sender ${fmt(result.sender.lagP99)} ms, SSE clients ${fmt(result.listener.lagP99)} ms`,
           );
         } finally {
           for (const server of servers) await server.child.stop();
@@ -78,7 +84,7 @@ export async function liveSuite(settings: BenchSettings): Promise<Section[]> {
       );
     }
   } finally {
-    await clients.stop();
+    await Promise.all([clients.stop(), sender.stop()]);
     await template.drop();
   }
   return [liveSection(runs, idle, settings, warmupMs)];
@@ -149,13 +155,12 @@ function liveSection(
         note: `${lost} events not received`,
         shortBy: `${fmt(p99 / 50)}× the limit`,
         why:
-          `The webhook's own answer took p99 ${fmt(median(results.map((r) => r.webhook.p99)))} ms in the same run: ` +
-          `${settings.liveRate} events/s, with ${settings.liveClients} streams to feed, is close to the most the intake ` +
-          `commits on this machine (item 1, closed loop), so deliveries queue before they are stored. The live path ` +
-          `itself is not where the time goes (one instance: the intake's commit starts the read of task_events ` +
-          `directly; two: the NOTIFY sent after commit, then the read, then the write to the stream): the ` +
-          `median event reached its stream ${fmt(median(results.map((r) => r.latency.p50 - r.webhook.p50)))} ms ` +
-          `after its sender got the 2xx (negative: before).`,
+          `The webhook's own answer took p99 ${fmt(median(results.map((r) => r.webhook.p99)))} ms in the same run, ` +
+          `and the median event reached its stream ${fmt(median(results.map((r) => r.latency.p50 - r.webhook.p50)))} ms ` +
+          `after its sender got the 2xx (one instance: the intake's commit starts the read of task_events directly; ` +
+          `two: the NOTIFY sent after commit, then the read, then the write to the stream): the time goes before ` +
+          `the answer, in the intake's batch. The measuring processes' own event-loop lag, p99: sender ` +
+          `${fmt(median(results.map((r) => r.sender.lagP99)))} ms, SSE clients ${fmt(median(results.map((r) => r.listener.lagP99)))} ms.`,
       }),
       figure(
         `${names[variant]}: webhook → SSE p50`,
@@ -195,12 +200,27 @@ function liveSection(
     title: "Live events (webhook received → event on a connected SSE client)",
     figures,
     notes: [
-      `${settings.liveClients} SSE clients (one per user, raw sockets reading \`GET /api/events\`) and a webhook sender ` +
-        `in one process, so one clock times each event from the moment its webhook is written to the moment its ` +
-        `\`event: task\` frame is read. Open loop at ${settings.liveRate} events/s over ${settings.connections} ` +
-        `keep-alive connections, ${warmupMs / 1000} s warm-up (every user's first event, whose secret is read ` +
-        `once and then cached), ${settings.liveMs / 1000} s measured, ` +
-        `${Math.max(1, settings.rounds - 1)} round(s) per variant, interleaved; every event changes a task of a different user. ` +
+      `${settings.liveClients} SSE clients (one per user, raw sockets reading \`GET /api/events\`) in one process and ` +
+        `the webhook sender in another, so neither's event loop delays what the other times; both read the machine's ` +
+        `monotonic clock, which times each event from the moment its webhook is written to the moment its ` +
+        `\`event: task\` frame is read. Their own event-loop lag over the runs (median of runs): sender p50 ` +
+        `${fmt(lagOf(runs, "sender", "lagP50"))} ms, p99 ${fmt(lagOf(runs, "sender", "lagP99"))} ms, max ` +
+        `${fmt(lagOf(runs, "sender", "lagMax"))} ms; SSE clients p50 ${fmt(lagOf(runs, "listener", "lagP50"))} ms, ` +
+        `p99 ${fmt(lagOf(runs, "listener", "lagP99"))} ms, max ${fmt(lagOf(runs, "listener", "lagMax"))} ms. ` +
+        `Open loop at ${settings.liveRate} events/s over ${settings.connections} ` +
+        `keep-alive connections (a delivery due while all of them await answers waits for one, and is timed from ` +
+        `when it is written; due → written: p50 ${fmt(median(allRuns(runs).map((r) => r.waited.p50)))} ms, ` +
+        `p99 ${fmt(median(allRuns(runs).map((r) => r.waited.p99)))} ms, median of runs), ` +
+        `a warm-up of ${warmupMs / 1000} s and then until the sender had been on schedule for 0.5 s ` +
+        `(every user's first event, whose secret is read once and then cached, costs more: a backlog left from ` +
+        `it made the window a catch-up at whatever 50 connections carry; the warm-up took ` +
+        `${fmt(median(allRuns(runs).map((r) => r.warmedUpMs)) / 1000)} s, median of runs, at most ` +
+        `${fmt(Math.max(...allRuns(runs).map((r) => r.warmedUpMs)) / 1000)} s, and ` +
+        `${allRuns(runs).filter((r) => r.backlogAtWindow > 0).length} run(s) opened the window with deliveries still waiting), ` +
+        `${settings.liveMs / 1000} s measured, ` +
+        `${Math.max(1, settings.rounds - 1)} round(s) per variant, interleaved; every event changes a task of a different user: ` +
+        `${fmt(median(allRuns(runs).map((r) => r.endingShare)) * 100)} % of the measured ones end their task ` +
+        `(success), the others are a task's first callback (in_progress, its callback key read from the database). ` +
         `"Two instances": webhooks go to instance A, the clients are connected to instance B, both on one Postgres database; ` +
         `the event reaches B through NOTIFY and B's read of task_events. The reference is the webhook's own HTTP answer time in the same run.`,
       `Idle streams: ${settings.streams} streams opened (200 at a time) against one backend instance, then against a bare ` +
@@ -211,4 +231,15 @@ function liveSection(
         `hard limit, cannot be raised in this container), which caps any single instance just under 20,000 streams.`,
     ],
   };
+}
+
+const allRuns = (runs: Record<Variant, LiveResult[]>) => [...runs.one, ...runs.two];
+
+/** A measuring process's lag figure, median over every live run. */
+function lagOf(
+  runs: Record<Variant, LiveResult[]>,
+  side: "sender" | "listener",
+  figure: "lagP50" | "lagP99" | "lagMax",
+): number {
+  return median(allRuns(runs).map((r) => r[side][figure]));
 }

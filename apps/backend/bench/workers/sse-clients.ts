@@ -1,131 +1,81 @@
-// Item 4: live-event clients and the webhook sender in one process, so one clock times
-// "webhook sent → event frame received"; and idle streams held open for the memory figure.
+// Item 4: the live-event clients (the webhook sender is live-sender.ts, another process; both
+// time on the machine's monotonic clock), and idle streams held open for the memory figure.
 import type { Socket } from "node:net";
-import { Http1Connection, openSse } from "../lib/http1.ts";
-import { plannedEvent, sessionTokenOf, signedDelivery } from "../lib/plan.ts";
+import { openSse } from "../lib/http1.ts";
+import { eventKey, sessionTokenOf } from "../lib/plan.ts";
 import { serveWorker } from "../lib/procs.ts";
-import { sleep, summarise, type LatencySummary } from "../lib/stats.ts";
+import { monotonicMs, sampleProcessLoad, type ProcessLoad } from "../lib/process-load.ts";
+import { sleep } from "../lib/stats.ts";
 
-export interface LiveRequest {
-  ssePort: number;
-  webhookPort: number;
-  /** Clients = users: client c is user c + 1, so each event reaches exactly one client. */
+export interface ListenRequest {
+  port: number;
+  /** Client c is user c + 1 (the sender's plan sends each event to exactly one of them). */
   clients: number;
-  tasks: number;
-  rate: number;
-  warmupMs: number;
-  durationMs: number;
-  connections: number;
-  run: string;
 }
 
-export interface LiveResult {
+export interface ListenResult {
   connected: number;
-  sent: number;
-  /** Events of the measured window and how many of them arrived. */
-  measured: number;
-  received: number;
-  latency: LatencySummary;
-  /** The webhook's own HTTP answer time, same window. */
-  webhook: LatencySummary;
-  non2xx: number;
-  /** Sends that waited for a free connection (the sender fell behind its schedule). */
-  late: number;
 }
 
-async function live(request: LiveRequest): Promise<LiveResult> {
-  const sentAt = new Map<string, { at: number; measured: boolean }>();
-  const latencies: number[] = [];
-  let received = 0;
+export interface CollectRequest {
+  /** Keys of the events to wait for (`ptask_<task>:<status>`, live-sender.ts). */
+  keys: string[];
+  /** Longest wait for the last of them. */
+  waitMs: number;
+  /** The sender's measured window (monotonic ms): this process's load is read over it. */
+  window: [from: number, to: number];
+}
+
+export interface CollectResult {
+  /** Arrival of each key's `event: task` frame, monotonic ms (0: never arrived). */
+  arrivals: number[];
+  /** This process over the sender's measured window. */
+  load: ProcessLoad;
+}
+
+/** The streams of the current live run and the first arrival of each event key. */
+const listening: {
+  streams: { close: () => void }[];
+  arrivals: Map<string, number>;
+  load?: ReturnType<typeof sampleProcessLoad>;
+} = { streams: [], arrivals: new Map() };
+
+/** Opens one stream per client and records when each task event arrives (monotonic clock). */
+async function listen(request: ListenRequest): Promise<ListenResult> {
+  const arrivals = new Map<string, number>();
   const streams = await openMany(request.clients, 100, (c) =>
     openSse({
-      port: request.ssePort,
+      port: request.port,
       path: "/api/events",
       headers: { Authorization: `Bearer ${sessionTokenOf(c + 1)}`, Accept: "text/event-stream" },
       onFrame(frame) {
         if (frame.event !== "task" || !frame.data) return;
-        const now = performance.now();
+        const at = monotonicMs();
         const task = JSON.parse(frame.data) as { platform_task_id: string; status: string };
-        const key = `${task.platform_task_id}:${task.status}`;
-        const sent = sentAt.get(key);
-        if (!sent) return;
-        sentAt.delete(key);
-        if (sent.measured) {
-          received += 1;
-          latencies.push(now - sent.at);
-        }
+        const key = eventKey(task.platform_task_id, task.status);
+        if (!arrivals.has(key)) arrivals.set(key, at);
       },
     }),
   );
-  const connected = streams.filter((s) => s.status === 200).length;
-  await sleep(500); // every stream attached to the hub
+  listening.streams = streams;
+  listening.arrivals = arrivals;
+  listening.load = sampleProcessLoad();
+  return { connected: streams.filter((s) => s.status === 200).length };
+}
 
-  const host = `127.0.0.1:${request.webhookPort}`;
-  const pool = await Promise.all(
-    Array.from({ length: request.connections }, () => Http1Connection.open(request.webhookPort)),
-  );
-  const idle = [...pool];
-  const backlog: number[] = [];
-  const webhookLatencies: number[] = [];
-  let non2xx = 0;
-  let late = 0;
-  let sent = 0;
-  let measured = 0;
-  const start = performance.now();
-  const measureFrom = start + request.warmupMs;
-  const end = measureFrom + request.durationMs;
-
-  function send(k: number, connection: Http1Connection): void {
-    const event = plannedEvent(request.run, k, request.tasks);
-    const bytes = signedDelivery(event, request.clients, host);
-    const at = performance.now();
-    const inWindow = at >= measureFrom && at < end;
-    if (inWindow) measured += 1;
-    sentAt.set(`ptask_${event.task}:${event.status}`, { at, measured: inWindow });
-    sent += 1;
-    connection.send(bytes).then(
-      (answer) => {
-        if (inWindow) webhookLatencies.push(performance.now() - at);
-        if (answer.status < 200 || answer.status > 299) non2xx += 1;
-        const waiting = backlog.shift();
-        if (waiting === undefined) idle.push(connection);
-        else {
-          late += 1;
-          send(waiting, connection);
-        }
-      },
-      () => {
-        non2xx += 1;
-      },
-    );
-  }
-
-  // Open loop: event k is due at start + k / rate, whatever the answers do.
-  let next = 0;
-  while (performance.now() < end) {
-    const due = Math.floor(((performance.now() - start) * request.rate) / 1000);
-    while (next < due) {
-      const connection = idle.pop();
-      if (connection) send(next, connection);
-      else backlog.push(next);
-      next += 1;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  const drainUntil = performance.now() + 5_000;
-  while ((backlog.length > 0 || received < measured) && performance.now() < drainUntil)
+/** Waits (at most `waitMs`) until every key arrived, closes the streams, answers the arrivals. */
+async function collect(request: CollectRequest): Promise<CollectResult> {
+  const { arrivals } = listening;
+  const until = performance.now() + request.waitMs;
+  while (request.keys.some((key) => !arrivals.has(key)) && performance.now() < until)
     await sleep(20);
-  for (const connection of pool) connection.close();
-  for (const stream of streams) stream.close();
+  for (const stream of listening.streams.splice(0)) stream.close();
+  const sampler = listening.load ?? sampleProcessLoad();
+  listening.load = undefined;
+  sampler.stop();
   return {
-    connected,
-    sent,
-    measured,
-    received,
-    latency: summarise(latencies),
-    webhook: summarise(webhookLatencies),
-    non2xx,
-    late,
+    arrivals: request.keys.map((key) => arrivals.get(key) ?? 0),
+    load: sampler.between(...request.window),
   };
 }
 
@@ -197,4 +147,4 @@ function closeIdle(): Promise<number> {
   return Promise.resolve(alive);
 }
 
-serveWorker({ live, idle, closeIdle });
+serveWorker({ listen, collect, idle, closeIdle });

@@ -36,6 +36,9 @@ export function createEventFeed(options: FeedOptions) {
   const { database, logger, listening } = options;
   const db = database.db;
   let cursor = 0;
+  // The highest id a read already running or queued is sure to see (it was committed before
+  // that read's query): a notification up to it needs no read of its own.
+  let covered = 0;
   let reading: Promise<void> | undefined;
   let readAgain = false;
   let stopped = false;
@@ -52,6 +55,19 @@ export function createEventFeed(options: FeedOptions) {
     return Number(top?.max ?? 0);
   };
 
+  // Prepared once: the read runs after every commit that appends task events.
+  const page = db
+    .select({
+      id: taskEvents.id,
+      userId: taskEvents.userId,
+      payload: sql<string>`${taskEvents.payload}::text`,
+    })
+    .from(taskEvents)
+    .where(gt(taskEvents.id, sql.placeholder("after")))
+    .orderBy(asc(taskEvents.id))
+    .limit(PAGE)
+    .prepare("events_feed_page");
+
   async function readPages(): Promise<void> {
     for (;;) {
       if (!listening()) {
@@ -61,16 +77,7 @@ export function createEventFeed(options: FeedOptions) {
         cursor = Math.max(cursor, top);
         return;
       }
-      const rows = await db
-        .select({
-          id: taskEvents.id,
-          userId: taskEvents.userId,
-          payload: sql<string>`${taskEvents.payload}::text`,
-        })
-        .from(taskEvents)
-        .where(gt(taskEvents.id, cursor))
-        .orderBy(asc(taskEvents.id))
-        .limit(PAGE);
+      const rows = await page.execute({ after: cursor });
       for (const row of rows) {
         cursor = row.id;
         options.dispatch(row);
@@ -79,8 +86,12 @@ export function createEventFeed(options: FeedOptions) {
     }
   }
 
-  /** Reads new events; concurrent triggers coalesce into one read plus at most one follow-up. */
-  function readNew(): Promise<void> {
+  /**
+   * Reads new events; concurrent triggers coalesce into one read plus at most one follow-up.
+   * `committedId`: an id known to be committed already (the read started or queued now sees it).
+   */
+  function readNew(committedId = 0): Promise<void> {
+    covered = Math.max(covered, committedId);
     if (reading) {
       readAgain = true;
       return reading;
@@ -112,15 +123,19 @@ export function createEventFeed(options: FeedOptions) {
       stopped = false;
       cursor = await newest();
       unlisten = await database.listen(TASK_EVENTS_CHANNEL, (payload) => {
-        const id = Number(payload);
-        // Every event up to a notified id is committed (appenders commit in id order), so with
-        // no stream here the cursor moves to it without a read: the busy intake's own
-        // notifications then cost no query at all.
-        if (payload !== "" && Number.isSafeInteger(id) && !listening() && !reading) {
-          cursor = Math.max(cursor, id);
+        if (payload === "") {
+          void readNew();
           return;
         }
-        if (id > cursor || payload === "") void readNew();
+        const id = Number(payload);
+        if (!(id > Math.max(cursor, covered))) return; // seen, or a read on its way sees it
+        if (!listening() && !reading) {
+          // Nobody listens here: the announced id is committed, so the cursor moves to it
+          // without a read (an instance that only takes webhooks hears every commit).
+          cursor = id;
+          return;
+        }
+        void readNew(id);
       });
       catchUp = setInterval(() => void readNew(), options.catchUpMs ?? 2_000);
       catchUp.unref();

@@ -37,6 +37,8 @@ export class Stream implements LiveStream {
   /** Why attaching failed, for a transport that claims the stream afterwards. */
   private failure?: unknown;
   attached: Promise<void> = Promise.resolve();
+  /** Which of the hub's heartbeat slices pings it. */
+  heartbeatSlice = 0;
 
   constructor(
     private readonly registry: StreamRegistry,

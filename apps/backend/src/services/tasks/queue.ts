@@ -171,9 +171,41 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     metrics.queueDepth.set(depth?.n ?? 0);
   }
 
-  /** Resolves when no drain is running in this instance. */
+  // Which of `accounts` have queued tasks: one read, whatever their number (a webhook batch
+  // ends tasks of up to a few hundred accounts). Prepared once: it runs after most commits.
+  const queuedAmong = db
+    .selectDistinct({ userId: tasks.userId, namespace: tasks.namespace })
+    .from(tasks)
+    .where(
+      and(
+        eq(tasks.status, "queued"),
+        sql`${tasks.userId} = any(${sql.placeholder("userIds")}::bigint[])`,
+      ),
+    )
+    .prepare("queue_accounts_with_queued_tasks");
+  const checks = new Set<Promise<void>>();
+
+  /** Drains those of `accounts` that have queued tasks (their tasks just ended). */
+  function kickFreed(accounts: readonly Account[]): void {
+    const freed = new Set(accounts.map(accountKey));
+    const userIds = [...new Set(accounts.map((a) => a.userId))];
+    const check = queuedAmong
+      .execute({ userIds })
+      .then((rows) => {
+        for (const account of rows) if (freed.has(accountKey(account))) void drain(account);
+      })
+      .catch((error: unknown) => {
+        logger.warn({ err: errorMessage(error) }, "reading queued accounts failed");
+      })
+      .finally(() => checks.delete(check));
+    checks.add(check);
+  }
+
+  /** Resolves when no drain (nor the read that starts drains) is running in this instance. */
   async function settle(): Promise<void> {
-    while (drains.size > 0) await Promise.all([...drains.values()].map((d) => d.done));
+    while (drains.size > 0 || checks.size > 0) {
+      await Promise.all([...checks, ...[...drains.values()].map((d) => d.done)]);
+    }
   }
 
   const rounds = periodicRounds({
@@ -187,10 +219,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
   return {
     drain,
     settle,
-    /** Starts a drain without waiting (a task of the account just ended). */
-    kick(account: Account): void {
-      void drain(account);
-    },
+    kickFreed,
     sweepStaleSubmits,
     /** One background round now (tests drive it by hand). */
     runOnce: rounds.runOnce,

@@ -51,7 +51,7 @@ export interface Account {
  */
 export function createTaskRuntime(deps: TaskDeps) {
   const random = deps.random ?? Math.random;
-  const freedListeners: ((account: Account) => void)[] = [];
+  const freedListeners: ((accounts: Account[]) => void)[] = [];
 
   const applyContext = (): ApplyContext => ({
     now: deps.clock.now(),
@@ -72,20 +72,22 @@ export function createTaskRuntime(deps: TaskDeps) {
     applyContext,
     json: (row: TaskRow) => toTaskJson(row, deps.config.publicUrl),
 
-    /** Calls `listener` after a commit in which a task of an account reached a terminal state. */
-    onFreed(listener: (account: Account) => void): void {
+    /**
+     * Calls `listener` after a commit in which tasks reached a terminal state, once per commit
+     * with their accounts (a webhook batch ends tasks of many accounts at once).
+     */
+    onFreed(listener: (accounts: Account[]) => void): void {
       freedListeners.push(listener);
     },
 
     /** Tells the listeners which accounts just freed quota (after the commit). */
     committed(result: ApplyResult): void {
-      for (const account of result.freed) {
-        for (const listener of freedListeners) {
-          try {
-            listener(account);
-          } catch (error) {
-            deps.logger.warn({ err: errorMessage(error) }, "freed-quota listener failed");
-          }
+      if (result.freed.length === 0) return;
+      for (const listener of freedListeners) {
+        try {
+          listener(result.freed);
+        } catch (error) {
+          deps.logger.warn({ err: errorMessage(error) }, "freed-quota listener failed");
         }
       }
     },
