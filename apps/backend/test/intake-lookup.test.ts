@@ -50,6 +50,17 @@ describeEachDriver("webhook intake lookup", (driver) => {
     expect(found[3]).toBeUndefined();
   });
 
+  it("says keys wait for a read from the first miss until the read is made", async () => {
+    const { lookup } = countingLookup();
+    expect(lookup.waiting).toBe(false);
+    const found = lookup.target(keyHashes[0] ?? "");
+    expect(lookup.waiting).toBe(true);
+    expect((await found)?.userId).toBe(user.userId);
+    expect(lookup.waiting).toBe(false);
+    await lookup.target(keyHashes[0] ?? ""); // from memory: nothing to read
+    expect(lookup.waiting).toBe(false);
+  });
+
   it("answers a known key from memory afterwards, and asks again for an unknown one", async () => {
     const { lookup, counter } = countingLookup();
     const [first] = keyHashes;

@@ -75,4 +75,46 @@ describe("group commit batcher", () => {
     expect(results.every((r) => r.status === "rejected")).toBe(true);
     expect(batches).toEqual([["a", "b"]]);
   });
+
+  /**
+   * Submits "a", then "b" from a callback queued after the batch's turn (as a lookup's is);
+   * `asked` says whether the batch is given one more turn while "b" is still to come.
+   */
+  async function aThenLateB(asked: boolean) {
+    const batches: string[][] = [];
+    let bToCome = true;
+    const batcher = createBatcher({
+      metrics: createMetrics(),
+      transact: applier(batches),
+      ...(asked ? { oneMoreTurn: () => bToCome } : {}),
+    });
+    const a = batcher.submit(report("a"));
+    const b = new Promise((resolve) => {
+      setImmediate(() => {
+        bToCome = false;
+        resolve(batcher.submit(report("b")));
+      });
+    });
+    await Promise.all([a, b]);
+    return batches;
+  }
+
+  it("commits what a later callback of the same turn submits in the next batch", async () => {
+    expect(await aThenLateB(false)).toEqual([["a"], ["b"]]);
+  });
+
+  it("gives a batch one more turn when asked, so what is submitted in it joins", async () => {
+    expect(await aThenLateB(true)).toEqual([["a", "b"]]);
+  });
+
+  it("gives a batch one more turn only once, however long it is asked to wait", async () => {
+    const batches: string[][] = [];
+    const batcher = createBatcher({
+      metrics: createMetrics(),
+      transact: applier(batches),
+      oneMoreTurn: () => true,
+    });
+    expect(await batcher.submit(report("a"))).toBe("accepted");
+    expect(batches).toEqual([["a"]]);
+  });
 });

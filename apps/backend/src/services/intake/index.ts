@@ -41,6 +41,12 @@ export function createWebhookIntake(
   const context = () => ({ ...runtime.applyContext(), announceAfterCommit: true });
   const openScript = deps.database.scriptSession?.bind(deps.database);
   const pgliteScript = deps.database.scriptTransaction?.bind(deps.database);
+  // Cache freshness on the domain clock: a cached previous secret must not outlive its grace.
+  const lookup = createIntakeLookup({
+    db: deps.db,
+    secrets: () => deps.webhookSecrets,
+    now: () => deps.clock.now(),
+  });
   const batcher = createBatcher({
     metrics: deps.metrics,
     // Postgres: two round trips per batch (script-steps.ts). PGlite: two calls into the engine
@@ -57,12 +63,9 @@ export function createWebhookIntake(
     },
     // node-postgres has a pool: a second batch can build while the first commits.
     maxInFlight: deps.database.driver === "pg" ? 2 : 1,
-  });
-  // Cache freshness on the domain clock: a cached previous secret must not outlive its grace.
-  const lookup = createIntakeLookup({
-    db: deps.db,
-    secrets: () => deps.webhookSecrets,
-    now: () => deps.clock.now(),
+    // PGlite: a lookup is a turn of the event loop like a batch, and runs after one whose turn
+    // came first. Letting it run first puts its events in this batch: one batch less to wait for.
+    ...(deps.database.driver === "pglite" ? { oneMoreTurn: () => lookup.waiting } : {}),
   });
   deps.webhookSecrets.onChange((userId, namespace) => {
     lookup.forgetSecrets(userId, namespace);

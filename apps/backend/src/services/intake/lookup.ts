@@ -136,6 +136,10 @@ export function createIntakeLookup(options: {
   }
 
   return {
+    /** Whether keys wait for the read that the next turn of the event loop makes. */
+    get waiting(): boolean {
+      return scheduled;
+    },
     target(keyHash: string): Promise<WebhookTarget | undefined> {
       const cached = targets.get(keyHash);
       if (cached) return Promise.resolve(cached);
