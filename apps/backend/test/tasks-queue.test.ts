@@ -78,7 +78,9 @@ describeEachDriver("local queue and cancel", (driver) => {
     const queue = t.backend.deps.services.taskQueue;
     const task = await createTask(t, user.session);
     expect(task.status).toBe("queued");
-    t.emu.control.setQuota(user.namespace, 2);
+    // Room for it even if an earlier test's task is still running on a slow machine: a refused
+    // submit would be tried again, and counted twice.
+    t.emu.control.setQuota(user.namespace, 10);
     const submits = submitCount(t);
     // The same user in a namespace with nothing queued, and another user: no drain, no submit.
     queue.kickFreed([
