@@ -62,23 +62,29 @@ type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefin
  * ```
  */
 export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  if (isHeaders(headers)) return headers.get(lower) ?? undefined;
+  if (isHeaders(headers)) return headers.get(name) ?? undefined;
   // WebhookSignatureHeaders is a record too; TypeScript only lacks its index signature.
   const record = headers as HeaderRecord;
-  // Node lowercases names, so the exact lookups answer almost every call without a scan.
-  let value = record[lower] ?? record[name];
-  if (value === undefined) {
-    for (const key of Object.keys(record)) {
-      if (key.length === lower.length && key.toLowerCase() === lower) {
-        value = record[key];
-        if (value !== undefined) break;
-      }
-    }
-  }
+  // Node lowercases names and core asks with lowercase ones, so the first lookup answers almost
+  // every call without lowercasing or scanning.
+  let value = record[name];
+  value ??= scanRecord(record, name.toLowerCase());
   if (value === undefined) return undefined;
   if (typeof value === "string") return trimHttpWhitespace(value);
   return value.map(trimHttpWhitespace).join(", ");
+}
+
+/** The value of the first name in `record` that lowercases to `lower`. */
+function scanRecord(record: HeaderRecord, lower: string): string | readonly string[] | undefined {
+  const exact = record[lower];
+  if (exact !== undefined) return exact;
+  for (const key of Object.keys(record)) {
+    if (key.length === lower.length && key.toLowerCase() === lower) {
+      const value = record[key];
+      if (value !== undefined) return value;
+    }
+  }
+  return undefined;
 }
 
 function isHeaders(headers: WebhookHeaders): headers is Headers {
