@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { constantTimeEqual, isLowerHexSignature, isTimestamp13, readHeader } from "./index.ts";
+import {
+  constantTimeEqual,
+  constantTimeEqualHex,
+  isLowerHexSignature,
+  isTimestamp13,
+  readHeader,
+} from "./index.ts";
 
 describe("readHeader", () => {
   it("finds a header in a Headers object whatever the case", () => {
@@ -63,6 +69,43 @@ describe("constantTimeEqual (spec 4.9 step 6)", () => {
         },
       }) as unknown as string;
     expect(constantTimeEqual(spy("x".repeat(64)), "y".repeat(64))).toBe(false);
+    expect(reads).toEqual(Array.from({ length: 64 }, (_, i) => i));
+  });
+});
+
+describe("constantTimeEqualHex (spec 4.9 step 6)", () => {
+  const binary = "\u00ab\u0001\u00ff\u0090";
+  it("is true when the lowercase hex spells the bytes", () => {
+    expect(constantTimeEqualHex(binary, "ab01ff90")).toBe(true);
+  });
+
+  it("is false when one digit differs, wherever it is", () => {
+    for (let i = 0; i < 8; i++) {
+      const hex = "ab01ff90";
+      const changed = hex.slice(0, i) + (hex[i] === "0" ? "1" : "0") + hex.slice(i + 1);
+      expect(constantTimeEqualHex(binary, changed)).toBe(false);
+    }
+  });
+
+  it("is false for uppercase, non-hex, wide characters or another length", () => {
+    expect(constantTimeEqualHex(binary, "AB01FF90")).toBe(false);
+    expect(constantTimeEqualHex(binary, "ab01ff9g")).toBe(false);
+    // U+0130 masked to a byte would read as "0": a wide code must never alias a digit.
+    expect(constantTimeEqualHex("\u0000", "0\u0130")).toBe(false);
+    expect(constantTimeEqualHex(binary, "ab01ff9")).toBe(false);
+    expect(constantTimeEqualHex(binary, "ab01ff9000")).toBe(false);
+  });
+
+  it("reads every character even when the first one differs: no early exit", () => {
+    const reads: number[] = [];
+    const spy = {
+      length: 64,
+      charCodeAt: (i: number) => {
+        reads.push(i);
+        return 0x66;
+      },
+    } as unknown as string;
+    expect(constantTimeEqualHex("\u0000".repeat(32), spy)).toBe(false);
     expect(reads).toEqual(Array.from({ length: 64 }, (_, i) => i));
   });
 });

@@ -30,7 +30,12 @@ export { SIGNATURE_HEADER, SIGN_TIMESTAMP_HEADER, readHeader } from "./headers.t
 export type { WebhookHeaders, WebhookSignatureHeaders } from "./headers.ts";
 export { canonicalQuery, compareCodePoints, queryOf } from "./canonical-query.ts";
 export type { CanonicalQueryOptions, QueryReading } from "./canonical-query.ts";
-export { constantTimeEqual, isLowerHexSignature, isTimestamp13 } from "./compare.ts";
+export {
+  constantTimeEqual,
+  constantTimeEqualHex,
+  isLowerHexSignature,
+  isTimestamp13,
+} from "./compare.ts";
 export { createWebCryptoHmac, toHex, webCryptoHmacSha256Hex } from "./hmac.ts";
 export type { HmacSha256Hex, HmacSha256HexSync, WebCryptoHmacOptions } from "./hmac.ts";
 export { readWebhookBody } from "./body.ts";

@@ -91,28 +91,40 @@ export interface CreateHmacCall {
   readonly algorithm: string;
   readonly key: Uint8Array;
   readonly updates: (string | Uint8Array)[];
+  /** The encoding each `digest` was asked for. */
+  readonly digests: string[];
 }
 
 /**
  * A `node:crypto`-style `createHmac` on {@link syncHmacSha256Hex} that records its calls: the
- * key it was given and each `update`, to check how core feeds an incremental HMAC.
+ * key it was given, each `update` and each `digest`, to check how core feeds an incremental HMAC.
+ * It answers `digest("binary")` with one character per byte, as Node does, unless `hexOnly`,
+ * which makes it answer hex whatever it is asked (an HMAC that knows no other encoding).
  */
-export function recordingCreateHmac() {
+export function recordingCreateHmac(options: { hexOnly?: boolean } = {}) {
   const calls: CreateHmacCall[] = [];
   const createHmac = (algorithm: "sha256", key: Uint8Array) => {
-    const call: CreateHmacCall = { algorithm, key, updates: [] };
+    const call: CreateHmacCall = { algorithm, key, updates: [], digests: [] };
     calls.push(call);
     const stream = {
       update(data: string | Uint8Array) {
         call.updates.push(data);
         return stream;
       },
-      digest(_encoding: "hex") {
+      digest(encoding: "hex" | "binary") {
+        call.digests.push(encoding);
         const parts = call.updates.map((u) => (typeof u === "string" ? encoder.encode(u) : u));
-        return syncHmacSha256Hex(decoder.decode(key), parts.reduce(concat, new Uint8Array()));
+        const hex = syncHmacSha256Hex(decoder.decode(key), parts.reduce(concat, new Uint8Array()));
+        return encoding === "binary" && options.hexOnly !== true ? binaryOfHex(hex) : hex;
       },
     };
     return stream;
   };
   return { createHmac, calls };
+}
+
+/** One character per byte of `hex`, as `digest("binary")` answers. */
+function binaryOfHex(hex: string): string {
+  const bytes = hex.match(/../g) ?? [];
+  return String.fromCharCode(...bytes.map((pair) => Number.parseInt(pair, 16)));
 }

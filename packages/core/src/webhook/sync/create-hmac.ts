@@ -2,7 +2,9 @@ import type { HmacSha256HexSync } from "../hmac.ts";
 
 /**
  * The part of an incremental HMAC that core uses: `update` with text (UTF-8) or bytes, then
- * `digest` as hex. Node's `Hmac` (from `createHmac`) has this shape (spec 4.9 step 5).
+ * `digest` as hex, or as `"binary"` (one character per byte, which `verifyWebhookSync` compares
+ * with fewer reads; an HMAC that answers hex to it still works). Node's `Hmac` (from
+ * `createHmac`) has this shape (spec 4.9 step 5).
  *
  * @example
  * ```ts
@@ -12,7 +14,7 @@ import type { HmacSha256HexSync } from "../hmac.ts";
  */
 export interface HmacStream {
   update(data: string | Uint8Array): HmacStream;
-  digest(encoding: "hex"): string;
+  digest(encoding: "hex" | "binary"): string;
 }
 
 /**

@@ -91,12 +91,46 @@ describe("verifyWebhookSync with createHmac (node:crypto's shape)", () => {
     });
   });
 
-  it("feeds the signing text as its head and the raw body, never one copied string", () => {
+  it("feeds a byte body after the signing text's head, never copied", () => {
     const { createHmac, calls } = recordingCreateHmac();
-    verifyWebhookSync({ ...delivery(), createHmac });
+    const bytes = new TextEncoder().encode(BODY);
+    expect(verifyWebhookSync({ ...delivery({ body: bytes }), createHmac })).toMatchObject({
+      ok: true,
+    });
     expect(calls).toHaveLength(1);
     expect(calls[0]?.algorithm).toBe("sha256");
-    expect(calls[0]?.updates).toEqual([`${TIMESTAMP}\na=1&b=2&task=t1\n`, BODY]);
+    expect(calls[0]?.updates).toEqual([`${TIMESTAMP}\na=1&b=2&task=t1\n`, bytes]);
+    expect(calls[0]?.updates[1]).toBe(bytes);
+  });
+
+  it("feeds a text body joined to the head, in one update", () => {
+    const { createHmac, calls } = recordingCreateHmac();
+    verifyWebhookSync({ ...delivery(), createHmac });
+    expect(calls[0]?.updates).toEqual([`${TIMESTAMP}\na=1&b=2&task=t1\n${BODY}`]);
+  });
+
+  it("reads the MAC as binary and compares it with the hex signature", () => {
+    const { createHmac, calls } = recordingCreateHmac();
+    expect(verifyWebhookSync({ ...delivery(), createHmac })).toMatchObject({ ok: true });
+    expect(calls[0]?.digests).toEqual(["binary"]);
+    const wrong = { "X-Sign-Timestamp": TIMESTAMP, "X-Signature": flipLast(OPENSSL_SIGNATURE) };
+    const result = verifyWebhookSync({ ...delivery({ headers: wrong }), createHmac });
+    expect(result).toMatchObject({ ok: false, code: WEBHOOK_SIGNATURE_MISMATCH });
+  });
+
+  it("still verifies with an HMAC that answers hex whatever it is asked", () => {
+    const { createHmac } = recordingCreateHmac({ hexOnly: true });
+    expect(verifyWebhookSync({ ...delivery(), createHmac })).toMatchObject({ ok: true });
+    const wrong = { "X-Sign-Timestamp": TIMESTAMP, "X-Signature": flipLast(OPENSSL_SIGNATURE) };
+    const result = verifyWebhookSync({ ...delivery({ headers: wrong }), createHmac });
+    expect(result).toMatchObject({ ok: false, code: WEBHOOK_SIGNATURE_MISMATCH });
+  });
+
+  it("rejects the right signature in uppercase (the spec says lowercase)", () => {
+    const { createHmac } = recordingCreateHmac();
+    const upper = { "X-Sign-Timestamp": TIMESTAMP, "X-Signature": OPENSSL_SIGNATURE.toUpperCase() };
+    const result = verifyWebhookSync({ ...delivery({ headers: upper }), createHmac });
+    expect(result).toMatchObject({ ok: false, code: WEBHOOK_SIGNATURE_MISMATCH });
   });
 
   it("passes the secret as its UTF-8 bytes, encoded once and reused", () => {
@@ -131,3 +165,8 @@ describe("verifyWebhookSync with createHmac (node:crypto's shape)", () => {
     expect(result).toMatchObject({ ok: false, code: WEBHOOK_SIGNATURE_MISMATCH });
   });
 });
+
+/** `signature` with its last hex digit changed. */
+function flipLast(signature: string): string {
+  return signature.slice(0, -1) + (signature.endsWith("0") ? "1" : "0");
+}

@@ -2,12 +2,13 @@ import { signingMessage } from "../body.ts";
 import { canonicalQuery, queryOf } from "../canonical-query.ts";
 import {
   checkDelivery,
+  type CheckedDelivery,
   malformedSignature,
   mismatch,
   signedReadings,
   verified,
 } from "../checks.ts";
-import { constantTimeEqual } from "../compare.ts";
+import { constantTimeEqual, constantTimeEqualHex } from "../compare.ts";
 import { diagnoseMismatchSync, mismatchContext } from "../diagnose/diagnose.ts";
 import type { HmacSha256HexSync } from "../hmac.ts";
 import type { VerifyWebhookOptions, WebhookVerification } from "../types.ts";
@@ -65,17 +66,14 @@ export function verifyWebhookSync(input: VerifyWebhookSyncInput): WebhookVerific
   if (checked.ok === false) return checked;
   const signed = signedQueryOf(input.url);
   const first = checked.secrets[0] ?? "";
-  const firstMac =
+  const firstMatches =
     input.createHmac === undefined
-      ? input.hmac(first, signingMessage(checked.timestamp, signed.raw, checked.body))
-      : input
-          .createHmac("sha256", secretBytes(first))
-          .update(checked.timestamp + signed.between)
-          .update(checked.body)
-          .digest("hex");
-  if (constantTimeEqual(syncMac(firstMac), checked.signature)) {
-    return verified(checked, 0, "raw");
-  }
+      ? constantTimeEqual(
+          syncMac(input.hmac(first, signingMessage(checked.timestamp, signed.raw, checked.body))),
+          checked.signature,
+        )
+      : streamedMacMatches(input.createHmac, first, checked, signed.between);
+  if (firstMatches) return verified(checked, 0, "raw");
 
   // A miss: every other secret and reading, as `verifyWebhook` tries them.
   const given = input.createHmac === undefined ? input.hmac : hmacSha256HexFrom(input.createHmac);
@@ -96,6 +94,32 @@ export function verifyWebhookSync(input: VerifyWebhookSyncInput): WebhookVerific
       ? []
       : diagnoseMismatchSync(mismatchContext(input, checked, signed.query), hmac);
   return mismatch(checked.secrets.length, diagnoses);
+}
+
+/**
+ * Whether the delivery's signature is the HMAC of its signing text under `secret`, with an
+ * incremental HMAC: text is joined to the head first (one `update` costs less than a second call
+ * into the HMAC's native handle); bytes are fed after it, never copied. The MAC is read as
+ * `digest("binary")`, 32 characters that are compared with the signature's 64 hex ones: half the
+ * reads of two hex strings. A HMAC that answers hex whatever it is asked is compared as hex.
+ */
+function streamedMacMatches(
+  createHmac: CreateHmac,
+  secret: string,
+  checked: CheckedDelivery,
+  between: string,
+): boolean {
+  const stream = createHmac("sha256", secretBytes(secret));
+  const head = checked.timestamp + between;
+  const body = checked.body;
+  const mac = syncMac(
+    typeof body === "string"
+      ? stream.update(head + body).digest("binary")
+      : stream.update(head).update(body).digest("binary"),
+  );
+  return mac.length === 32
+    ? constantTimeEqualHex(mac, checked.signature)
+    : constantTimeEqual(mac, checked.signature);
 }
 
 /**
