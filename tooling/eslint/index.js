@@ -15,6 +15,7 @@ export function overture({ tsconfigRootDir, ignores = [], browser = false }) {
         "dist/**",
         "dist-next-*/**",
         "dist-old-*/**",
+        "bench-tmp/**",
         ".output/**",
         ".wxt/**",
         "coverage/**",
