@@ -31,7 +31,9 @@ const builds = (process.env.BENCH_COMPARE ?? "current=dist/index.js").split(",")
   // name=path[;VAR=value…]: environment of that backend (experiment switches).
   const [spec = "", ...vars] = pair.split(";");
   const [name = "", path = ""] = spec.split("=");
-  const env = Object.fromEntries(vars.map((v) => v.split("=") as [string, string]));
+  const env = Object.fromEntries(
+    vars.map((v) => [v.slice(0, v.indexOf("=")), v.slice(v.indexOf("=") + 1)] as const),
+  );
   return { name, path: resolve(BACKEND_DIR, path), env };
 });
 const rate = Number(process.env.BENCH_RATE ?? 0);
