@@ -7,6 +7,8 @@
 //   BENCH_RATE=1500 BENCH_ROUNDS=3 pnpm exec tsx bench/compare-intake.ts
 //   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" … (node options of every backend, e.g. a
 //   CPU profile written when it stops; --cpu-prof is refused in NODE_OPTIONS)
+//   BENCH_OPEN_ONLY=1 with BENCH_RATE: only the open-loop runs (no (c), no closed loop), so more
+//   rounds of the tail latency fit in the same time
 import { resolve } from "node:path";
 import type { LoadRequest, LoadResult } from "./workers/webhook-load.ts";
 import { createPgDatabase, createPgTemplate } from "./lib/databases.ts";
@@ -29,10 +31,13 @@ const builds = (process.env.BENCH_COMPARE ?? "current=dist/index.js").split(",")
   // name=path[;VAR=value…]: environment of that backend (experiment switches).
   const [spec = "", ...vars] = pair.split(";");
   const [name = "", path = ""] = spec.split("=");
-  const env = Object.fromEntries(vars.map((v) => v.split("=") as [string, string]));
+  const env = Object.fromEntries(
+    vars.map((v) => [v.slice(0, v.indexOf("=")), v.slice(v.indexOf("=") + 1)] as const),
+  );
   return { name, path: resolve(BACKEND_DIR, path), env };
 });
 const rate = Number(process.env.BENCH_RATE ?? 0);
+const openOnly = rate > 0 && process.env.BENCH_OPEN_ONLY === "1";
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const template = await createPgTemplate({ users: 100, tasks: EVENT_TASKS + 1 });
 const load = startWorker("webhook-load.ts");
@@ -74,7 +79,7 @@ const line = (label: string, r: LoadResult, extra = "") => {
 try {
   for (let round = 1; round <= settings.rounds; round++) {
     const order = round % 2 === 1 ? builds : [...builds].reverse();
-    {
+    if (!openOnly) {
       const db = await createPgDatabase(template.name);
       const naive = await startNaive(db.url, 100, false);
       const name = new URL(db.url).pathname.slice(1);
@@ -95,7 +100,8 @@ try {
       await db.drop();
     }
     for (const build of order) {
-      for (const offered of rate > 0 ? [undefined, rate] : [undefined]) {
+      const rates = openOnly ? [rate] : rate > 0 ? [undefined, rate] : [undefined];
+      for (const offered of rates) {
         const db = await createPgDatabase(template.name);
         const backend = await startBackend(
           { url: db.url },

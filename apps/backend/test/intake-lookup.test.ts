@@ -71,4 +71,42 @@ describeEachDriver("webhook intake lookup", (driver) => {
     await lookup.target("f".repeat(64));
     expect(counter.selects).toBe(3);
   });
+
+  /** The lookup with a secret source that counts its reads. */
+  function countingSecrets() {
+    const counter = { reads: 0 };
+    const service = t.backend.deps.services.webhookSecrets;
+    const lookup = createIntakeLookup({
+      db: t.database.db,
+      secrets: () => ({
+        secretsFor(userId: number, namespace: string) {
+          counter.reads += 1;
+          return service.secretsFor(userId, namespace);
+        },
+      }),
+      now: () => t.clock.now(),
+    });
+    return { lookup, counter };
+  }
+
+  it("reads an account's secrets once for deliveries that miss the cache together", async () => {
+    const { lookup, counter } = countingSecrets();
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => lookup.secrets(user.userId, user.namespace)),
+    );
+    expect(counter.reads).toBe(1);
+    expect(answers.every((a) => a.set.valid.length === 1 && !a.cached)).toBe(true);
+    expect((await lookup.secrets(user.userId, user.namespace)).cached).toBe(true);
+  });
+
+  it("reads again after the secrets were forgotten while a read was on its way", async () => {
+    const { lookup, counter } = countingSecrets();
+    const first = lookup.secrets(user.userId, user.namespace);
+    lookup.forgetSecrets(user.userId, user.namespace);
+    const second = lookup.secrets(user.userId, user.namespace);
+    await Promise.all([first, second]);
+    expect(counter.reads).toBe(2);
+    await lookup.secrets(user.userId, user.namespace);
+    expect(counter.reads).toBe(2);
+  });
 });

@@ -87,15 +87,41 @@ export function createIntakeLookup(options: {
   const targets = new TtlCache<WebhookTarget>(options.targetTtlMs ?? 60_000, 20_000, now);
   const secretSets = new TtlCache<SecretSet>(options.secretTtlMs ?? 30_000, 20_000, now);
 
-  async function loadSecrets(userId: number, namespace: string): Promise<SecretSet> {
+  // Reads in flight by account: the deliveries that miss the cache while one is on its way wait
+  // for it instead of each reading again. Without this, a cold cache under load (an instance
+  // that just started) sends a read per delivery until the first answers, and those reads fill
+  // the pool that the batches need: at ~1,000 deliveries/s the first second went to that.
+  const secretReads = new Map<string, Promise<SecretSet>>();
+
+  function loadSecrets(userId: number, namespace: string): Promise<SecretSet> {
+    const key = `${userId}:${namespace}`;
+    const inFlight = secretReads.get(key);
+    if (inFlight) return inFlight;
+    const read = readSecrets(userId, namespace).then(
+      (set) => {
+        // Forgotten meanwhile (the owner saved a new secret): answer it, but do not cache it.
+        if (secretReads.get(key) === read) {
+          secretReads.delete(key);
+          secretSets.set(key, set);
+        }
+        return set;
+      },
+      (error: unknown) => {
+        if (secretReads.get(key) === read) secretReads.delete(key);
+        throw error;
+      },
+    );
+    secretReads.set(key, read);
+    return read;
+  }
+
+  async function readSecrets(userId: number, namespace: string): Promise<SecretSet> {
     const found = await options.secrets().secretsFor(userId, namespace);
     const valid = [found.current, found.previous].filter(
       (s): s is string => typeof s === "string" && s.length > 0,
     );
     const former = (found.former ?? []).filter((s) => s.length > 0 && !valid.includes(s));
-    const set = { valid, former };
-    secretSets.set(`${userId}:${namespace}`, set);
-    return set;
+    return { valid, former };
   }
 
   // Cache misses that arrive in one turn of the event loop share one query (a burst of first
@@ -166,6 +192,7 @@ export function createIntakeLookup(options: {
     /** Drops the cached secrets of an account (its owner just saved or cleared one). */
     forgetSecrets(userId: number, namespace: string): void {
       secretSets.delete(`${userId}:${namespace}`);
+      secretReads.delete(`${userId}:${namespace}`); // a read already on its way may be stale
     },
     /** Reads the secrets again. Only a delivery carrying a valid task key gets here, and keys are
      * known only to the platform, so this is not a read-per-forged-request vector. */
