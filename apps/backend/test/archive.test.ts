@@ -195,6 +195,28 @@ describeEachDriver("result archiving into Postgres (the default)", (driver) => {
       session: other.sessionToken,
     });
     expect(theirs.status).toBe(404);
+    expect(await theirs.json()).toMatchObject({ error: "task_not_found" });
+  });
+
+  it("stops serving a media link once its task is deleted", async () => {
+    const done = await finishedTask(t, user.session);
+    expect(await archiverOf(t).runOnce()).toBe(1);
+    const { url } = (await (
+      await t.request(`/api/tasks/${done.id}/media-link?format=mp3`, {
+        method: "POST",
+        session: user.session,
+      })
+    ).json()) as { url: string };
+    const path = new URL(url).pathname;
+    expect((await t.request(path, { headers: { Range: "bytes=0-0" } })).status).toBe(206);
+    const deleted = await t.request(`/api/tasks/${done.id}`, {
+      method: "DELETE",
+      session: user.session,
+    });
+    expect(deleted.ok).toBe(true);
+    const gone = await t.request(path, { headers: { Range: "bytes=0-0" } });
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ error: "not_archived" });
   });
 
   it("refuses a media link once it has expired", async () => {

@@ -32,11 +32,11 @@ export function archiveRouter(deps: AppDeps) {
 
   /** The file answering `format` for the user's task; 404 unless it is archived and readable. */
   async function audioOf(userId: number, taskId: string, format: AudioFormat) {
-    const row = await tasks.owned(userId, taskId);
-    const file =
-      row.archiveStatus === "archived" ? await archive.audioFile(row.id, format) : undefined;
-    if (!file) throw notArchived(format);
-    return file;
+    const file = await archive.ownedAudioFile(userId, taskId, format);
+    if (file) return file;
+    // Which 404: no such task of the user's, or not archived (asked only when there is none).
+    await tasks.owned(userId, taskId);
+    throw notArchived(format);
   }
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })

@@ -1,6 +1,11 @@
-import { and, eq } from "drizzle-orm";
-import { archiveFiles, archivePeaks, type ArchiveFileKind } from "../../db/schema/index.ts";
-import type { TaskRuntime } from "../tasks/runtime.ts";
+import { and, eq, isNull } from "drizzle-orm";
+import {
+  archiveFiles,
+  archivePeaks,
+  type ArchiveFileRow,
+  tasks,
+} from "../../db/schema/index.ts";
+import { isTaskId, type TaskRuntime } from "../tasks/runtime.ts";
 import type { Vault } from "../../lib/vault.ts";
 import { createArchiver } from "./archiver.ts";
 import { type AudioFormat, createMediaLinks } from "./media-links.ts";
@@ -20,13 +25,6 @@ export function createArchiveServices(
 ) {
   const { db, config, clock } = runtime.deps;
   const storage = config.archive.storage;
-  const file = async (taskId: string, kind: ArchiveFileKind) => {
-    const [row] = await db
-      .select()
-      .from(archiveFiles)
-      .where(and(eq(archiveFiles.taskId, taskId), eq(archiveFiles.kind, kind)));
-    return row;
-  };
   const files = createFileStore(db, {
     storage: storage === "off" ? "postgres" : storage,
     ...(config.archive.dir ? { dir: config.archive.dir } : {}),
@@ -43,11 +41,35 @@ export function createArchiveServices(
      * when that is one already; `wav` only an original that is one.
      */
     async audioFile(taskId: string, format: AudioFormat) {
-      const original = await file(taskId, "original");
-      let chosen = original;
-      if (format === "wav" && original && !isWav(original.contentType)) chosen = undefined;
-      if (format === "mp3" && original?.contentType !== RENDITION_CONTENT_TYPE)
-        chosen = await file(taskId, "rendition");
+      // A task has at most its original and its rendition: both in one query.
+      const stored = await db.select().from(archiveFiles).where(eq(archiveFiles.taskId, taskId));
+      const chosen = fileFor(stored, format);
+      return chosen && (await files.readable(chosen)) ? chosen : undefined;
+    },
+
+    /**
+     * The same for a task that is the user's, not deleted and archived, in one query (the media
+     * routes ask it on every play and seek). Undefined says neither which condition failed nor
+     * whether the task exists: the caller asks that only on this, the rare, path.
+     */
+    async ownedAudioFile(userId: number, taskId: string, format: AudioFormat) {
+      if (!isTaskId(taskId)) return undefined;
+      const stored = await db
+        .select({ file: archiveFiles })
+        .from(archiveFiles)
+        .innerJoin(tasks, eq(tasks.id, archiveFiles.taskId))
+        .where(
+          and(
+            eq(archiveFiles.taskId, taskId),
+            eq(tasks.userId, userId),
+            isNull(tasks.deletedAt),
+            eq(tasks.archiveStatus, "archived"),
+          ),
+        );
+      const chosen = fileFor(
+        stored.map((row) => row.file),
+        format,
+      );
       return chosen && (await files.readable(chosen)) ? chosen : undefined;
     },
 
@@ -68,5 +90,14 @@ export function createArchiveServices(
 }
 
 const isWav = (contentType: string) => /^audio\/(x-)?wave?$/.test(contentType);
+
+/** Of a task's stored files, the one answering `format` (see `audioFile`). */
+function fileFor(stored: readonly ArchiveFileRow[], format: AudioFormat) {
+  const original = stored.find((f) => f.kind === "original");
+  if (format === "mp3" && original?.contentType !== RENDITION_CONTENT_TYPE)
+    return stored.find((f) => f.kind === "rendition");
+  if (format === "wav" && original && !isWav(original.contentType)) return undefined;
+  return original;
+}
 
 export type ArchiveServices = ReturnType<typeof createArchiveServices>;

@@ -153,7 +153,7 @@ export function createTaskRuntime(deps: TaskDeps) {
       taskId: string,
       options: { deleted?: boolean } = {},
     ): Promise<TaskRow> {
-      const [row] = UUID.test(taskId)
+      const [row] = isTaskId(taskId)
         ? await deps.db
             .select()
             .from(tasks)
@@ -174,5 +174,8 @@ export function createTaskRuntime(deps: TaskDeps) {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `id` can be a task id at all (Postgres refuses a uuid comparison with anything else). */
+export const isTaskId = (id: string): boolean => UUID.test(id);
 
 export type TaskRuntime = ReturnType<typeof createTaskRuntime>;

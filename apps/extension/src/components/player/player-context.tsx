@@ -1,6 +1,7 @@
 import { createContext, type ComponentChildren } from "preact";
 import { useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { loadAudio } from "../../lib/audio-client.ts";
+import { warmAudioOutput } from "../../lib/audio-output.ts";
 import { send } from "../../lib/messages.ts";
 import { streamable } from "../../lib/format.ts";
 import { errorText } from "../../lib/texts.ts";
@@ -98,6 +99,8 @@ export function PlayerProvider(props: { children: ComponentChildren }) {
             blob,
             src: URL.createObjectURL(blob),
           }));
+      // After the request above is on its way: the two overlap.
+      warmAudioOutput();
       ready
         .then((loaded) => {
           if (generation.current !== mine) {
@@ -128,6 +131,7 @@ export function PlayerProvider(props: { children: ComponentChildren }) {
       prepare: (task) => {
         if (current.current.task?.id === task.id || !streamable(task)) return;
         void send("audio/media-link", { id: task.id, format: "mp3" }).catch(() => undefined);
+        warmAudioOutput();
       },
       seek: (task, fraction) => {
         const to = Math.min(1, Math.max(0, fraction));
