@@ -183,7 +183,9 @@ export function intakeSection(results: IntakeResults, settings: BenchSettings): 
         note:
           `offered ${fmt(med(opened, (r) => r.rate))} events/s, answered within the window ` +
           `${fmt(med(opened, (r) => r.load.openLoop?.answeredPerSecond ?? Number.NaN))}/s, backlog ` +
-          `${opened.map((r) => `${r.load.openLoop?.backlogAtStart ?? "?"}→${r.load.openLoop?.backlogAtEnd ?? "?"}`).join(", ")}; p50 ${fmt(med(opened, (r) => r.load.latency.p50))} ms; ` +
+          `${opened.map((r) => `${r.load.openLoop?.backlogAtStart ?? "?"}→${r.load.openLoop?.backlogAtEnd ?? "?"}`).join(", ")}; ` +
+          `the window opened once on schedule, after ${opened.map((r) => fmt((r.load.openLoop?.warmupMs ?? Number.NaN) / 1000)).join(", ")} s of load; ` +
+          `p50 ${fmt(med(opened, (r) => r.load.latency.p50))} ms; ` +
           `batch ${fmt(med(opened, (r) => r.batchSize))} events, ${fmt(med(opened, (r) => r.transactionsPerSecond))} transactions/s, ` +
           `CPU idle ${fmt(med(opened, (r) => r.cpuIdle))} %`,
         ...(openP99 <= 20 && kept
