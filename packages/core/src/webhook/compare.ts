@@ -24,8 +24,8 @@ for (let i = 0; i < 6; i++) HEX_DIGIT[0x61 + i] = 10 + i;
 
 /**
  * Whether the lowercase hex `hex` spells the bytes of `binary` (one byte per character, as
- * `digest("binary")` gives a MAC), in time that depends only on the lengths. Half the character
- * reads of comparing two hex strings (spec 4.9 step 6).
+ * `digest("binary")` gives a MAC), in time that depends only on the lengths: 96 character reads
+ * for a SHA-256 MAC where comparing two hex strings takes 128 (spec 4.9 step 6).
  *
  * @example
  * ```ts

@@ -21,8 +21,9 @@ export interface HmacStream {
  * A `createHmac("sha256", key)` in the shape of `node:crypto`'s, typed structurally so that core
  * imports nothing from Node: pass `node:crypto`'s own. Core gives it the secret's UTF-8 bytes,
  * encoded once per secret and cached (a key given as a string is re-encoded by Node on every
- * call), and `verifyWebhookSync` feeds it the head of the signing text and the body separately,
- * so the body is never copied into one string (spec 4.9 steps 4-5). It must not modify `key`.
+ * call), and `verifyWebhookSync` feeds it the head of the signing text and a byte body
+ * separately, so the body is never copied into one message (spec 4.9 steps 4-5). It must not
+ * modify `key`.
  *
  * @example
  * ```ts

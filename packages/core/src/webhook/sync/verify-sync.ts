@@ -17,7 +17,7 @@ import { hmacSha256HexFrom, secretBytes, type CreateHmac } from "./create-hmac.t
 /**
  * Input of {@link verifyWebhookSync}: `VerifyWebhookOptions` and one synchronous HMAC,
  * either `hmac`, a `(secret, message) => hex` function, or `createHmac`, `node:crypto`'s (or one
- * shaped like it), the fastest: it is fed the body without copying it into the signing text
+ * shaped like it), the fastest: it is fed a byte body without copying it into the signing text
  * (spec 4.9 steps 4-5).
  *
  * @example
@@ -48,8 +48,9 @@ export type VerifyWebhookSyncInput = VerifyWebhookOptions &
  * outcome and diagnostics; only the HMAC must answer at once.
  *
  * The common case (the first secret, the raw reading) costs one HMAC and no promise: the signed
- * query of the last URL is remembered, and with `createHmac` the secret's bytes are cached and
- * the body is fed after the signing text's head instead of being copied into one string.
+ * query of the last URL is remembered, and with `createHmac` the secret's bytes are cached, a
+ * byte body is fed after the signing text's head instead of being copied into one message, and
+ * the MAC is compared as bytes with the hex signature.
  *
  * @throws TypeError when no secret is given, one is empty, or `hmac` returns anything but a
  *   string; RangeError for a negative tolerance.
@@ -100,8 +101,8 @@ export function verifyWebhookSync(input: VerifyWebhookSyncInput): WebhookVerific
  * Whether the delivery's signature is the HMAC of its signing text under `secret`, with an
  * incremental HMAC: text is joined to the head first (one `update` costs less than a second call
  * into the HMAC's native handle); bytes are fed after it, never copied. The MAC is read as
- * `digest("binary")`, 32 characters that are compared with the signature's 64 hex ones: half the
- * reads of two hex strings. A HMAC that answers hex whatever it is asked is compared as hex.
+ * `digest("binary")`, 32 characters that are compared with the signature's 64 hex ones: 96
+ * character reads instead of 128. An HMAC that answers hex whatever it is asked is compared as hex.
  */
 function streamedMacMatches(
   createHmac: CreateHmac,
