@@ -117,10 +117,10 @@ export async function createPgTemplate(workload: Workload): Promise<PgDatabaseHa
 export async function createPgDatabase(template?: string): Promise<PgDatabaseHandle> {
   const name = `overture_bench_${randomBytes(5).toString("hex")}`;
   await admin((c) => c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`));
-  // Every run starts with the buffers of the runs before it written out: otherwise the next
-  // checkpoint falls into whichever run comes next and stalls its commits (seen as one slow run
-  // of item 4 right after item 1's runs). It needs a superuser or pg_checkpoint; without that
-  // the runs go on as before.
+  // Every run starts with the buffers of the runs before it written out, so the next checkpoint
+  // does not fall into whichever run comes next. (Item 4's first run was its slowest twice; with
+  // this it still varies, 64–84 ms p99, so that was not the only cause.) It needs a superuser or
+  // pg_checkpoint; without that the runs go on as before.
   await admin((c) => c.query("CHECKPOINT")).catch(() => undefined);
   return { name, url: withDatabase(name), drop: () => dropPg(name) };
 }
