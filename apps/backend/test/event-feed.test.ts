@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Database } from "../src/db/client.ts";
 import { createLogger } from "../src/lib/logger.ts";
-import { appendTaskEvents } from "../src/services/events/append.ts";
 import { createEventFeed, type FeedEvent } from "../src/services/events/feed.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
-import { createTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
+import { appendInProgress, createTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
 
 /**
  * The instance's reader of task_events (services/events/feed.ts), driven by hand: notifications
@@ -21,23 +20,7 @@ describeEachDriver("event feed", (driver) => {
   afterAll(() => t.close());
 
   async function append(): Promise<number> {
-    const task = await createTask(t, user.session);
-    const id = await appendTaskEvents(
-      t.database.db,
-      [
-        {
-          userId: user.userId,
-          taskId: task.id,
-          status: "in_progress",
-          source: "webhook",
-          payload: { ...task, status: "in_progress" },
-          createdAt: new Date(),
-        },
-      ],
-      { announce: false },
-    );
-    if (id === undefined) throw new Error("nothing appended");
-    return id;
+    return appendInProgress(t, user, await createTask(t, user.session), { announce: false });
   }
 
   /** A feed on a database whose notifications the test delivers, and which counts its queries. */

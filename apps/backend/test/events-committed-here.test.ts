@@ -3,12 +3,11 @@ import type { Database } from "../src/db/client.ts";
 import { createMetrics } from "../src/lib/metrics.ts";
 import { TASK_EVENTS_CHANNEL } from "../src/db/channels.ts";
 import type { Task } from "../src/schemas/task.ts";
-import { appendTaskEvents } from "../src/services/events/append.ts";
 import { createEventHub } from "../src/services/events/hub.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
 import { readSse } from "./support/sse.ts";
-import { createTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
+import { appendInProgress, createTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
 
 const LIMITS = { maxPerUser: 5, maxLifetimeMs: 3_600_000 };
 
@@ -45,23 +44,10 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
       expect((await stream.next())?.retry).toBe(3000);
       expect((await stream.next())?.event).toBe("ready");
       const task = await createTask(t, user.session);
-      const lastId = await appendTaskEvents(
-        t.database.db,
-        [
-          {
-            userId: user.userId,
-            taskId: task.id,
-            status: "in_progress",
-            source: "webhook",
-            payload: { ...task, status: "in_progress" },
-            createdAt: new Date(),
-          },
-        ],
-        { announce: false },
-      );
-      hub.committedHere(lastId ?? 0);
+      const lastId = await appendInProgress(t, user, task, { announce: false });
+      hub.committedHere(lastId);
       let event = await stream.nextTask();
-      while (event.id < (lastId ?? 0)) event = await stream.nextTask();
+      while (event.id < lastId) event = await stream.nextTask();
       expect(event.id).toBe(lastId);
       expect(event.task.status).toBe("in_progress");
     } finally {
@@ -70,23 +56,8 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
     }
   });
 
-  const inProgress = async (task: Task, announce: boolean) => {
-    const lastId = await appendTaskEvents(
-      t.database.db,
-      [
-        {
-          userId: user.userId,
-          taskId: task.id,
-          status: "in_progress",
-          source: "webhook",
-          payload: { ...task, status: "in_progress" },
-          createdAt: new Date(),
-        },
-      ],
-      { announce },
-    );
-    return lastId ?? 0;
-  };
+  const inProgress = (task: Task, announce: boolean) =>
+    appendInProgress(t, user, task, { announce });
   const openStream = (hub: ReturnType<typeof createEventHub>) =>
     readSse(
       new Response(

@@ -1,4 +1,5 @@
 import type { Task as TaskJson } from "../../src/schemas/task.ts";
+import { appendTaskEvents } from "../../src/services/events/append.ts";
 import type { TestBackend, TestInstance } from "./harness.ts";
 
 /** A signed-in user with an access token chosen for tasks (and optionally a webhook secret). */
@@ -80,4 +81,32 @@ export function pollCount(t: TestBackend): number {
 export function submitCount(t: TestBackend): number {
   return t.platformCalls.filter((c) => c.method === "POST" && c.path.endsWith("/music/generations"))
     .length;
+}
+
+/**
+ * Appends one `in_progress` event of `task` to task_events as a webhook would, announced by
+ * NOTIFY or not; its id.
+ */
+export async function appendInProgress(
+  t: TestBackend,
+  user: TaskUser,
+  task: TaskJson,
+  options: { announce: boolean },
+): Promise<number> {
+  const id = await appendTaskEvents(
+    t.database.db,
+    [
+      {
+        userId: user.userId,
+        taskId: task.id,
+        status: "in_progress",
+        source: "webhook",
+        payload: { ...task, status: "in_progress" },
+        createdAt: new Date(),
+      },
+    ],
+    options,
+  );
+  if (id === undefined) throw new Error("nothing appended");
+  return id;
 }
