@@ -20,6 +20,15 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
   });
   afterAll(() => t.close());
 
+  // The catch-up read is an hour away: only commits and NOTIFYs bring events.
+  const hubWithoutCatchUp = (database: Database) =>
+    createEventHub({
+      database,
+      metrics: createMetrics(),
+      logger: t.backend.deps.logger,
+      catchUpMs: 3_600_000,
+    });
+
   it("reaches this instance's streams without waiting for its NOTIFY", async () => {
     // A hub that never hears a NOTIFY and whose catch-up read is an hour away: only being told
     // of the commit can bring the event to the stream in time.
@@ -27,12 +36,7 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
       ...t.database,
       listen: () => Promise.resolve(() => Promise.resolve()),
     };
-    const hub = createEventHub({
-      database: deaf,
-      metrics: createMetrics(),
-      logger: t.backend.deps.logger,
-      catchUpMs: 3_600_000,
-    });
+    const hub = hubWithoutCatchUp(deaf);
     const stream = readSse(
       new Response(
         new ReadableStream<Uint8Array>({
@@ -68,13 +72,7 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
     );
 
   it("delivers an event once when both the commit and its NOTIFY announce it, and one only announced", async () => {
-    // The catch-up read is an hour away: only the commit and the NOTIFYs bring events.
-    const hub = createEventHub({
-      database: t.database,
-      metrics: createMetrics(),
-      logger: t.backend.deps.logger,
-      catchUpMs: 3_600_000,
-    });
+    const hub = hubWithoutCatchUp(t.database);
     const stream = openStream(hub);
     try {
       expect((await stream.next())?.retry).toBe(3000);
@@ -96,12 +94,7 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
   });
 
   it("with no stream open, moves its resume position to an announced event at once", async () => {
-    const hub = createEventHub({
-      database: t.database,
-      metrics: createMetrics(),
-      logger: t.backend.deps.logger,
-      catchUpMs: 3_600_000,
-    });
+    const hub = hubWithoutCatchUp(t.database);
     const task = await createTask(t, user.session);
     let heard: (payload: string) => void = () => undefined;
     // Subscribed after the hub: the same notification reaches the hub first.
@@ -143,12 +136,7 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
       db,
       listen: () => Promise.resolve(() => Promise.resolve()),
     };
-    const hub = createEventHub({
-      database: deaf,
-      metrics: createMetrics(),
-      logger: t.backend.deps.logger,
-      catchUpMs: 3_600_000,
-    });
+    const hub = hubWithoutCatchUp(deaf);
     await hub.start();
     const lastId = await inProgress(await createTask(t, user.session), false);
     const readsBefore = executed;
