@@ -1,6 +1,6 @@
 import type { BenchSettings } from "../suites/settings.ts";
 import type { Machine } from "./machine.ts";
-import { markdownTable, type Section } from "./report.ts";
+import { markdownTable, type Figure, type Section } from "./report.ts";
 import { fmt } from "./stats.ts";
 
 /** BENCHMARKS.md: machine, every figure beside its reference (ratios first), targets, method. */
@@ -76,17 +76,8 @@ export function renderDocument(input: {
   for (const section of sections) {
     out.push(`## ${section.id}. ${section.title}`, "");
     if (section.figures.length > 0) out.push(markdownTable(section.figures), "");
-    const withRuns = section.figures.filter((f) => f.runs && f.runs.length > 1);
-    if (withRuns.length > 0) {
-      out.push(
-        "Per round: " +
-          withRuns
-            .map((f) => `${f.name}: ${(f.runs ?? []).map((r) => fmt(r)).join(", ")}`)
-            .join("; ") +
-          ".",
-        "",
-      );
-    }
+    const perRound = roundsOnce(section.figures);
+    if (perRound.length > 0) out.push(`Per round: ${perRound.join("; ")}.`, "");
     const withNotes = section.figures.filter((f) => f.note);
     if (withNotes.length > 0) {
       out.push(withNotes.map((f) => `${f.name}: ${f.note ?? ""}.`).join(" "), "");
@@ -102,4 +93,22 @@ export function renderDocument(input: {
     "",
   );
   return out.join("\n");
+}
+
+/**
+ * Each measured value's rounds, once: figures that compare one value with several references
+ * share its rounds, which are then named by the value (its name's prefix and unit).
+ */
+function roundsOnce(figures: readonly Figure[]): string[] {
+  const groups = new Map<string, Figure[]>();
+  for (const f of figures) {
+    if (!f.runs || f.runs.length < 2) continue;
+    const key = `${f.unit}|${f.runs.join(",")}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups.values()].map((group) => {
+    const [first] = group as [Figure, ...Figure[]];
+    const label = group.length > 1 ? `${first.name.split(": ")[0]} ${first.unit}` : first.name;
+    return `${label}: ${(first.runs ?? []).map((r) => fmt(r)).join(", ")}`;
+  });
 }
