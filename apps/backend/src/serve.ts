@@ -4,4 +4,5 @@
  */
 export { createBackend, type Backend, type BackendOverrides } from "./backend.ts";
 export { ConfigError, parseEnv, type Config } from "./env.ts";
+export { freePort } from "./server/free-port.ts";
 export { closeOnSignals, listen, nodeFetch, type RunningServer } from "./server/listen.ts";

@@ -1,10 +1,10 @@
 import { rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import {
   closeOnSignals,
   createBackend,
   listen,
+  freePort,
   parseEnv,
   type Config,
   type RunningServer,
@@ -106,17 +106,3 @@ export async function startLocalStack(
 }
 
 export { closeOnSignals };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}

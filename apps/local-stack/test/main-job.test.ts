@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHROME_EXTENSION_ID } from "@overture/extension/identity";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "@overture/backend/server";
 import { signIn } from "@overture/backend/testing";
 import type { MainJobEnv } from "../src/env.ts";
 import { type LocalStack, startLocalStack } from "../src/stack.ts";
@@ -11,19 +11,6 @@ import { type LocalStack, startLocalStack } from "../src/stack.ts";
 const REDIRECT = `https://${CHROME_EXTENSION_ID}.chromiumapp.org/`;
 // Tasks that take a few seconds, so a restart can fall in the middle of one.
 const TIMING = { timing: { waitingMs: 1_000, runningMs: 4_000, failureRate: 0 } };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => {
-        resolve(typeof address === "object" && address ? address.port : 0);
-      });
-    });
-  });
-}
 
 async function waitFor<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
   for (let attempt = 0; attempt < 120; attempt += 1) {

@@ -1,9 +1,9 @@
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { get } from "node:http";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { sleep } from "./stats.ts";
+export { freePort } from "../../src/server/free-port.ts";
 
 /** Child processes of the benchmarks: the built backend, plain-node reference servers, workers. */
 export const BACKEND_DIR = resolve(import.meta.dirname, "../..");
@@ -11,20 +11,6 @@ export const BACKEND_DIR = resolve(import.meta.dirname, "../..");
 export const DIST_INDEX = resolve(
   process.env.BENCH_BACKEND_DIST ?? join(BACKEND_DIR, "dist/index.js"),
 );
-
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => {
-        resolvePort(port);
-      });
-    });
-  });
-}
 
 export interface Child {
   readonly pid: number;

@@ -5,7 +5,6 @@
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SEED, type TaskTiming } from "@overture/platform-emulator";
@@ -17,12 +16,15 @@ import {
 import { createBackend, type Backend } from "../../src/backend.ts";
 import { parseEnv } from "../../src/env.ts";
 import { createLogger } from "../../src/lib/logger.ts";
+import { freePort } from "../../src/server/free-port.ts";
 import { listen, type RunningServer } from "../../src/server/listen.ts";
 import type { Task as TaskJson } from "../../src/schemas/task.ts";
 import { CHROME_REDIRECT } from "./constants.ts";
 import { createPostgresDatabase, type DriverName } from "./databases.ts";
 import { signIn as signInOverHttp } from "../../src/testing/sign-in.ts";
 import { testEnv } from "./harness.ts";
+
+export { freePort };
 
 /** A database for a live backend: a fresh Postgres database, or a PGlite folder; `drop` removes it. */
 export async function liveDatabase(
@@ -40,20 +42,6 @@ export async function liveDatabase(
       return Promise.resolve();
     },
   };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
 }
 
 /** Tasks that end between ~4 s and ~30 s after submit, one in five a failure: a steady stream. */

@@ -5,7 +5,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { type Socket, connect, createServer } from "node:net";
+import { type Socket, connect } from "node:net";
+import { freePort } from "@overture/backend/server";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -33,20 +34,6 @@ const PREFS = [
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 /** The debugger connection: length-prefixed JSON packets, answered per actor in order. */
 class Connection {

@@ -2,7 +2,6 @@
 // folder), each on its own 127.0.0.1 port, the backend allowing the extension's Chrome redirect URL.
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SEED } from "@overture/platform-emulator";
@@ -11,27 +10,18 @@ import {
   type StartOptions,
   startPlatformEmulator,
 } from "@overture/platform-emulator/server";
-import { createBackend, listen, parseEnv, type RunningServer } from "@overture/backend/server";
+import {
+  createBackend,
+  freePort,
+  listen,
+  parseEnv,
+  type RunningServer,
+} from "@overture/backend/server";
 import { CHROME_EXTENSION_ID as EXTENSION_ID } from "../../src/lib/extension-identity.ts";
 import { tcpRelay } from "./relay.ts";
 
 export { EXTENSION_ID };
 export const CHROME_REDIRECT = `https://${EXTENSION_ID}.chromiumapp.org/`;
-
-/** A free port on 127.0.0.1 (the backend must know its public address before it listens). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 /** Runs a cleanup that may find nothing to clean (a `beforeAll` that failed half-way). */
 export async function quietly(close: () => Promise<void>): Promise<void> {
