@@ -2,13 +2,43 @@
 // `web-ext run` installs an add-on: WebDriver BiDi refuses moz-extension:// pages, but the
 // debugger can install a temporary add-on and evaluate code in its background page, which (MV2)
 // reaches every extension page it opens through `browser.extension.getViews()`.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { type Socket, connect } from "node:net";
 import { freePort } from "@overture/backend/server";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { GECKO_ID } from "../../src/lib/extension-identity.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+/** The development build (127.0.0.1 granted at install) and the store build. */
+export const FIREFOX_BUILDS = {
+  dev: resolve(ROOT, ".output/firefox-mv2"),
+  store: resolve(ROOT, ".output/firefox-mv2-store"),
+} as const;
+
+/** Builds the Firefox add-on as it ships (see global-setup.ts for why NODE_ENV is set). */
+export async function buildFirefox(mode: keyof typeof FIREFOX_BUILDS): Promise<string> {
+  const store = mode === "store" ? ["--mode", "store"] : [];
+  await promisify(execFile)(
+    resolve(ROOT, "node_modules/.bin/wxt"),
+    ["build", "-b", "firefox", ...store],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: "production" },
+    },
+  );
+  return FIREFOX_BUILDS[mode];
+}
+
+/**
+ * The add-on's internal UUID, pinned by a pref: Firefox picks a random one per profile, and the
+ * backend's CORS allow-list (EXTENSION_ORIGINS) needs its moz-extension:// origin in advance.
+ */
+export const FIREFOX_EXTENSION_UUID = "0f0e4a9c-5d1b-4c2e-9a7f-3b8e6d2c1a40";
+export const FIREFOX_ORIGIN = `moz-extension://${FIREFOX_EXTENSION_UUID}`;
 
 /** Firefox's path, or why the Firefox test cannot run. */
 export function findFirefox(): { path: string } | { missing: string } {
@@ -31,7 +61,19 @@ const PREFS = [
   'user_pref("browser.startup.homepage_override.mstone", "ignore");',
   'user_pref("app.update.enabled", false);',
   'user_pref("network.proxy.type", 0);',
+  `user_pref("extensions.webextensions.uuids", ${JSON.stringify(JSON.stringify({ [GECKO_ID]: FIREFOX_EXTENSION_UUID }))});`,
+  // Play is clicked by script, which is no user gesture: let media play without one.
+  'user_pref("media.autoplay.default", 0);',
+  'user_pref("media.autoplay.blocking_policy", 0);',
+  // A machine without a sound card (CI, containers): Firefox plays into ALSA's null device (below)
+  // instead of failing every play with "OnMediaSinkAudioError".
+  'user_pref("media.cubeb.backend", "alsa");',
 ];
+
+/** The system's ALSA configuration, with a default device that drops what it is given. */
+const SILENT_ALSA = `</usr/share/alsa/alsa.conf>
+pcm.!default { type null }
+`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -89,10 +131,24 @@ class Connection {
   }
 }
 
+/** An extension page open in a tab, read through the background page. */
+export interface FirefoxPage {
+  /**
+   * Answers `read` (the source of a function of the page's window, maybe async), or null while
+   * the page is not there yet.
+   */
+  read<T>(read: string): Promise<T | null>;
+  /** Reads until `read` answers something truthy; throws after `timeoutMs`. */
+  waitFor<T>(read: string, timeoutMs?: number): Promise<T>;
+  close(): Promise<void>;
+}
+
 export interface FirefoxAddon {
   id: string;
   /** Runs `body` (an async function body) in the add-on's background page; answers its value. */
   run<T>(body: string): Promise<T>;
+  /** Opens one of the add-on's pages in a tab. */
+  open(page: string): Promise<FirefoxPage>;
 }
 
 export interface RunningFirefox {
@@ -103,11 +159,12 @@ export interface RunningFirefox {
 export async function launchFirefox(path: string): Promise<RunningFirefox> {
   const profile = await mkdtemp(join(tmpdir(), "overture-firefox-"));
   await writeFile(join(profile, "user.js"), PREFS.join("\n"));
+  await writeFile(join(profile, "asound.conf"), SILENT_ALSA);
   const port = await freePort();
   const child: ChildProcess = spawn(
     path,
     ["-headless", "-no-remote", "-profile", profile, "--start-debugger-server", String(port)],
-    { stdio: "ignore" },
+    { stdio: "ignore", env: { ...process.env, ALSA_CONFIG_PATH: join(profile, "asound.conf") } },
   );
   let socket: Socket | null = null;
   for (let attempt = 0; attempt < 150 && !socket; attempt++) {
@@ -183,8 +240,34 @@ export async function launchFirefox(path: string): Promise<RunningFirefox> {
         if (packet.exceptionMessage) throw new Error(JSON.stringify(packet.exceptionMessage));
         return packet.result;
       };
-      return {
+      const addon: FirefoxAddon = {
         id,
+        async open(page) {
+          const tabId = await addon.run<number>(
+            `return (await browser.tabs.create({ url: "/${page}" })).id;`,
+          );
+          const read = <T>(fn: string) =>
+            addon.run<T | null>(
+              `const view = browser.extension.getViews({ type: "tab", tabId: ${tabId} })[0];
+              return view ? await (${fn})(view) : null;`,
+            );
+          return {
+            read,
+            async waitFor<T>(fn: string, timeoutMs = 15_000) {
+              const deadline = Date.now() + timeoutMs;
+              for (;;) {
+                const value = await read<T>(fn);
+                if (value) return value;
+                if (Date.now() > deadline)
+                  throw new Error(`${page}: nothing came of ${fn} within ${timeoutMs} ms`);
+                await sleep(100);
+              }
+            },
+            async close() {
+              await addon.run(`await browser.tabs.remove(${tabId});`);
+            },
+          };
+        },
         async run<T>(body: string): Promise<T> {
           // The debugger answers a promise as an object: the value is left on the page instead.
           await evaluate(
@@ -204,6 +287,7 @@ export async function launchFirefox(path: string): Promise<RunningFirefox> {
           throw new Error("the background page did not answer");
         },
       };
+      return addon;
     },
     async close() {
       socket.destroy();
