@@ -1,5 +1,5 @@
 // The real stack for the browser tests: the platform emulator and the backend (PGlite in a temp
-// folder), each on its own 127.0.0.1 port, the backend allowing the extension's Chrome redirect URL.
+// folder), each on its own 127.0.0.1 port, the backend allowing the extension's redirect URLs.
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,7 +17,11 @@ import {
   parseEnv,
   type RunningServer,
 } from "@overture/backend/server";
-import { CHROME_EXTENSION_ID as EXTENSION_ID } from "../../src/lib/extension-identity.ts";
+import {
+  CHROME_EXTENSION_ID as EXTENSION_ID,
+  FIREFOX_REDIRECT_HOST,
+} from "../../src/lib/extension-identity.ts";
+import { FIREFOX_ORIGIN } from "./firefox.ts";
 import { tcpRelay } from "./relay.ts";
 
 export { EXTENSION_ID };
@@ -74,8 +78,9 @@ export async function startStack(emulatorOptions: Partial<StartOptions> = {}): P
     PLATFORM_BASE_URL: emulator.url,
     PLATFORM_CLIENT_ID: "overture-local",
     PLATFORM_CLIENT_SECRET: "overture-local-secret-change-me",
-    EXTENSION_REDIRECT_URLS: CHROME_REDIRECT,
-    EXTENSION_ORIGINS: `chrome-extension://${EXTENSION_ID}`,
+    // Firefox too, with the add-on's pinned origin (firefox-live.e2e.test.ts signs in there).
+    EXTENSION_REDIRECT_URLS: `${CHROME_REDIRECT},https://${FIREFOX_REDIRECT_HOST}/`,
+    EXTENSION_ORIGINS: `chrome-extension://${EXTENSION_ID},${FIREFOX_ORIGIN}`,
     PGLITE_DATA_DIR: join(folder, "pglite"),
     ARCHIVE_DIR: join(folder, "archive"),
     TOKEN_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString("base64")}`,
