@@ -49,15 +49,34 @@ const throughputWhy = (idle: number, batch: number, perTx: number) =>
     ? "The machine was CPU-bound: every variant competes for the same 2 cores, so CPU time per event decides, not round trips. "
     : "") +
   "The intake's work per event is what the 2 cores are shared by: its backend, its Postgres connections " +
-  "and the load generator (bench/compare-intake.ts prints each one's CPU per event). On 2026-11-26, on a " +
-  "machine saturated by other jobs (so the absolute values are inflated), Postgres spent 184–260 µs per event " +
-  "for the intake against 213–337 µs the build before (statements prepared once per connection, JSON read " +
-  "once as jsonb; both builds ran without the event tables' foreign keys there) and 380–500 µs for (c); the " +
-  "backend 370–530 µs " +
-  "(94 % of it user time: the V8 profile's socket-write samples are time off the CPU, not work), (c) " +
-  "300–450 µs; the load generator 50–70 µs. pgbench's reference carries no HTTP at all: its client is C " +
+  "and the load generator (bench/compare-intake.ts prints each one's CPU per event). On 2026-11-27, on " +
+  "a quiet 2-core AMD EPYC: the backend 127–156 µs per event (12–15 % of it in the kernel), Postgres " +
+  "103–125 µs, the load generator 22–30 µs; for (c) 164–216, 256–332 and 36–60 µs. The backend's main " +
+  "thread (/proc/<pid>/schedstat over 3 s of the closed loop) was on a CPU 55 % of the time, waiting " +
+  "for one 29 % (1,250 involuntary switches a second; each message it writes wakes Postgres or the " +
+  "load generator) and asleep 16 %. Measured and not kept, build against build in the same runs: " +
+  "3 or 4 batches in flight instead of 2 (4,945–5,618 and 5,518–5,765 events/s against 5,419–5,922), a young " +
+  "generation of 32 or 64 MB (within the noise). The batch's own JavaScript (merge, statements) is " +
+  "~21 µs per event, measured alone. pgbench's reference carries no HTTP at all: its client is C " +
   "and its server does the minimal insert + update, so the intake matches it only when HTTP, verification, " +
   "merge and the task event together cost less than what batching saves Postgres.";
+
+/** Why the open-loop p99 is missed: how close the offered rate is to what the intake commits. */
+const openLoopWhy = (driver: Driver, offered: number, closedLoop: number, p50: number) =>
+  `Offered ${fmt(offered)} events/s, ${fmt((100 * offered) / closedLoop)} % of what the intake committed ` +
+  `in the closed loop (${fmt(closedLoop)}/s). The median stays at ${fmt(p50)} ms; ` +
+  (offered >= 0.75 * closedLoop
+    ? "the tail is queueing that close to capacity: any pause of a few milliseconds (a young-generation " +
+      "GC takes ~2 ms every ~50 ms) leaves deliveries waiting behind 50 busy connections."
+    : "the load is well below capacity, so the tail is pauses (GC, the database, the scheduler), " +
+      "not queueing.") +
+  (driver === "pg"
+    ? " The backend's thread also waits for a CPU 29 % of the time. In bench/compare-intake.ts runs at " +
+      "5,200/s on 2026-11-27 the same build's p99 ranged 25–112 ms (over 100 where the backlog grew " +
+      "through the window); 3 or 4 batches in flight " +
+      "and a larger young generation did not lower it. Meeting it here takes a clearly higher capacity " +
+      "per event, not a different batching."
+    : "");
 
 const med = <T>(runs: readonly T[], pick: (run: T) => number) => median(runs.map(pick));
 const not2xx = (load: LoadResult) =>
@@ -191,6 +210,12 @@ export function intakeSection(results: IntakeResults, settings: BenchSettings): 
         ...(openP99 <= 20 && kept
           ? {}
           : {
+              why: openLoopWhy(
+                driver,
+                med(opened, (r) => r.rate),
+                rate,
+                med(opened, (r) => r.load.latency.p50),
+              ),
               shortBy: kept
                 ? `${fmt(openP99 / 20)}× the limit`
                 : `the intake did not keep up with the offered rate (${notKept.join("; ")})`,
