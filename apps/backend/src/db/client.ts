@@ -36,6 +36,13 @@ export interface Database {
    * planned again each time.
    */
   scriptTransaction?<T>(fn: (run: RunStatements) => Promise<T>): Promise<T>;
+  /**
+   * Runs one statement of ours, prepared once per connection (Postgres) or session (PGlite) and
+   * then only executed: for small reads and writes made for many requests, where drizzle would
+   * build the SQL and Postgres parse and plan it every time. Rows as scripts read them; `Row` is
+   * the caller's word for their shape.
+   */
+  query<Row = Record<string, unknown>>(statement: Statement): Promise<Row[]>;
   close(): Promise<void>;
 }
 

@@ -3,9 +3,16 @@ import { setFlagsFromString } from "node:v8";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { migrationsFolder, PGLITE_OPTIONS, TEXT_TYPE_IDS, type Database } from "./client.ts";
+import {
+  migrationsFolder,
+  PGLITE_OPTIONS,
+  TEXT_TYPE_IDS,
+  type Database,
+  type RunStatements,
+} from "./client.ts";
 import { initDataDirInChild } from "../server/pglite-initdb.ts";
 import { createStatementCache } from "./pglite-statements.ts";
+import type { Statement } from "./script.ts";
 import * as schema from "./schema/index.ts";
 
 /**
@@ -32,6 +39,24 @@ const SCRIPT_PARSERS = Object.fromEntries(TEXT_TYPE_IDS.map((id) => [id, (text: 
 export function wrapPglite(client: PGlite): Database {
   const db = drizzle(client, { schema, casing: "snake_case" });
   const statements = createStatementCache();
+
+  function scriptTransaction<T>(fn: (run: RunStatements) => Promise<T>): Promise<T> {
+    return client.transaction((tx) =>
+      fn(async (list) => {
+        if (list.length === 0) return [];
+        const plan = statements.plan(list);
+        if (plan.prepare !== undefined) {
+          await tx.exec(plan.prepare).catch((error: unknown) => {
+            statements.forget();
+            throw error;
+          });
+          plan.prepared();
+        }
+        return (await tx.exec(plan.execute, { parsers: SCRIPT_PARSERS })).map((r) => r.rows);
+      }),
+    );
+  }
+
   return {
     driver: "pglite",
     db: db,
@@ -41,21 +66,12 @@ export function wrapPglite(client: PGlite): Database {
     async ping() {
       await client.query("select 1");
     },
-    scriptTransaction(fn) {
-      return client.transaction((tx) =>
-        fn(async (list) => {
-          if (list.length === 0) return [];
-          const plan = statements.plan(list);
-          if (plan.prepare !== undefined) {
-            await tx.exec(plan.prepare).catch((error: unknown) => {
-              statements.forget();
-              throw error;
-            });
-            plan.prepared();
-          }
-          return (await tx.exec(plan.execute, { parsers: SCRIPT_PARSERS })).map((r) => r.rows);
-        }),
-      );
+    scriptTransaction,
+    async query<Row>(statement: Statement) {
+      // In a transaction of its own: the statement cache's PREPARE and EXECUTE never interleave
+      // with another's (db/pglite-statements.ts).
+      const [rows = []] = await scriptTransaction((run) => run([statement]));
+      return rows as Row[];
     },
     async listen(channel, handler) {
       const unsubscribe = await client.listen(channel, handler);

@@ -8,6 +8,7 @@ import {
   type NotificationHandler,
 } from "./client.ts";
 import * as schema from "./schema/index.ts";
+import type { Statement } from "./script.ts";
 
 // Session-level advisory lock key shared by every instance that migrates this database.
 const MIGRATION_LOCK_KEY = 7_324_001;
@@ -55,6 +56,11 @@ export function openPostgres(url: string): Database {
     },
     async ping() {
       await pool.query("select 1");
+    },
+    async query<Row>({ name, text, params }: Statement) {
+      // A named query: node-postgres parses it once per connection, then binds and executes.
+      const result = await pool.query({ name, text, values: [...params], types: DRIVER_TYPES });
+      return result.rows as Row[];
     },
     async scriptSession() {
       const client = await pool.connect();

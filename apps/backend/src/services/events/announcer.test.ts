@@ -1,24 +1,20 @@
-import { PgDialect } from "drizzle-orm/pg-core";
-import type { SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { AppDatabase } from "../../db/client.ts";
+import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { createAnnouncer } from "./announcer.ts";
-
-const dialect = new PgDialect();
 
 /** A database that records the payload of each NOTIFY; `fail` makes the next ones throw. */
 function fakeDb() {
   const sent: string[] = [];
   const state = { fail: false };
-  const db = {
-    execute: (query: SQL) => {
+  const database: Pick<Database, "query"> = {
+    query: (statement) => {
       if (state.fail) return Promise.reject(new Error("connection lost"));
-      sent.push(String(dialect.sqlToQuery(query).params[1]));
-      return Promise.resolve({ rows: [] });
+      sent.push(String(statement.params[1]));
+      return Promise.resolve([]);
     },
-  } as unknown as AppDatabase;
-  return { db, sent, state };
+  };
+  return { database, sent, state };
 }
 
 function fakeLogger() {
@@ -31,8 +27,8 @@ function fakeLogger() {
 
 describe("task event announcer", () => {
   it("sends one NOTIFY with the highest id for announcements made close together", async () => {
-    const { db, sent } = fakeDb();
-    const announcer = createAnnouncer({ db, logger: fakeLogger().logger, delayMs: 1_000 });
+    const { database, sent } = fakeDb();
+    const announcer = createAnnouncer({ database, logger: fakeLogger().logger, delayMs: 1_000 });
     announcer.announce(3);
     announcer.announce(7);
     announcer.announce(5);
@@ -42,17 +38,17 @@ describe("task event announcer", () => {
   });
 
   it("sends nothing when nothing was appended", async () => {
-    const { db, sent } = fakeDb();
-    const announcer = createAnnouncer({ db, logger: fakeLogger().logger });
+    const { database, sent } = fakeDb();
+    const announcer = createAnnouncer({ database, logger: fakeLogger().logger });
     announcer.announce(undefined);
     await announcer.flush();
     expect(sent).toEqual([]);
   });
 
   it("logs a failed NOTIFY and still announces what comes after", async () => {
-    const { db, sent, state } = fakeDb();
+    const { database, sent, state } = fakeDb();
     const { logger, warnings } = fakeLogger();
-    const announcer = createAnnouncer({ db, logger, delayMs: 1_000 });
+    const announcer = createAnnouncer({ database, logger, delayMs: 1_000 });
     state.fail = true;
     announcer.announce(4);
     await announcer.flush();

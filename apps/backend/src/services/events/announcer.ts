@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
 import { TASK_EVENTS_CHANNEL } from "../../db/channels.ts";
-import type { AppDatabase } from "../../db/client.ts";
+import type { Database } from "../../db/client.ts";
+import { statementName } from "../../db/script.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
 
@@ -13,7 +13,15 @@ import type { Logger } from "../../lib/logger.ts";
  * up to id N is committed" (services/events/feed.ts reads past its cursor), so coalescing loses
  * nothing; a NOTIFY that fails is covered by the feed's periodic catch-up read.
  */
-export function createAnnouncer(options: { db: AppDatabase; logger: Logger; delayMs?: number }) {
+const NOTIFY_TEXT = "select pg_notify($1::text, $2::text)";
+const NOTIFY_NAME = statementName("overture_announce", NOTIFY_TEXT);
+
+export function createAnnouncer(options: {
+  /** Sends the NOTIFY, prepared once per connection (up to one per batch). */
+  database: Pick<Database, "query">;
+  logger: Logger;
+  delayMs?: number;
+}) {
   const delayMs = options.delayMs ?? 0;
   let pending = 0;
   let timer: { cancel(): void } | undefined;
@@ -24,7 +32,11 @@ export function createAnnouncer(options: { db: AppDatabase; logger: Logger; dela
     const id = pending;
     pending = 0;
     try {
-      await options.db.execute(sql`select pg_notify(${TASK_EVENTS_CHANNEL}, ${String(id)})`);
+      await options.database.query({
+        name: NOTIFY_NAME,
+        text: NOTIFY_TEXT,
+        params: [TASK_EVENTS_CHANNEL, String(id)],
+      });
     } catch (error) {
       options.logger.warn(
         { err: errorMessage(error) },

@@ -36,14 +36,14 @@ export function createWebhookIntake(
   // (committedEvents), so a NOTIFY would tell no one, for one more call blocking the event loop.
   const announcer =
     deps.database.driver === "pg"
-      ? createAnnouncer({ db: deps.db, logger: deps.logger })
+      ? createAnnouncer({ database: deps.database, logger: deps.logger })
       : undefined;
   const context = () => ({ ...runtime.applyContext(), announceAfterCommit: true });
   const openScript = deps.database.scriptSession?.bind(deps.database);
   const pgliteScript = deps.database.scriptTransaction?.bind(deps.database);
   // Cache freshness on the domain clock: a cached previous secret must not outlive its grace.
   const lookup = createIntakeLookup({
-    db: deps.db,
+    database: deps.database,
     secrets: () => deps.webhookSecrets,
     now: () => deps.clock.now(),
   });

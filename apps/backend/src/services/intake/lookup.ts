@@ -1,6 +1,5 @@
-import { inArray } from "drizzle-orm";
-import type { AppDatabase } from "../../db/client.ts";
-import { tasks } from "../../db/schema/index.ts";
+import type { Database } from "../../db/client.ts";
+import { statementName, type Statement } from "../../db/script.ts";
 
 /** The task a callback key routes to, and whose secret signs it. */
 export interface WebhookTarget {
@@ -35,6 +34,28 @@ interface Waiter {
 }
 
 const MAX_KEYS_PER_QUERY = 500;
+
+const TARGETS_TEXT = `select webhook_key_hash, id, user_id, namespace, platform_task_id
+  from tasks where webhook_key_hash = any($1::text[])`;
+const TARGETS_NAME = statementName("overture_intake_targets", TARGETS_TEXT);
+
+interface TargetRow {
+  webhook_key_hash: string;
+  id: string;
+  user_id: string | number;
+  namespace: string;
+  platform_task_id: string | null;
+}
+
+/** Key hashes are SHA-256 in lowercase hex: anything else is no task's, and never read. */
+const KEY_HASH = /^[0-9a-f]{64}$/;
+
+/** The tasks of some key hashes (hex: nothing to escape in the array literal). */
+const targetsStatement = (keyHashes: readonly string[]): Statement => ({
+  name: TARGETS_NAME,
+  text: TARGETS_TEXT,
+  params: [`{${keyHashes.join(",")}}`],
+});
 
 /** A small map with a time-to-live and a size cap (oldest entries go first). */
 class TtlCache<V> {
@@ -76,7 +97,8 @@ class TtlCache<V> {
  * instance is dropped from the cache at once; on another instance it lives out `secretTtlMs`.
  */
 export function createIntakeLookup(options: {
-  db: AppDatabase;
+  /** Runs the read of the targets, prepared once (it is made for most first callbacks). */
+  database: Pick<Database, "query">;
   secrets: () => WebhookSecretSource;
   /** Clock of cache freshness (ms). */
   now: () => number;
@@ -133,22 +155,20 @@ export function createIntakeLookup(options: {
     scheduled = false;
     const batch = pending;
     pending = new Map();
-    const keys = [...batch.keys()];
+    const keys = [...batch.keys()].filter((key) => KEY_HASH.test(key));
     try {
       const found = new Map<string, WebhookTarget>();
       for (let from = 0; from < keys.length; from += MAX_KEYS_PER_QUERY) {
-        const rows = await options.db
-          .select({
-            keyHash: tasks.webhookKeyHash,
-            taskId: tasks.id,
-            userId: tasks.userId,
-            namespace: tasks.namespace,
-            platformTaskId: tasks.platformTaskId,
-          })
-          .from(tasks)
-          .where(inArray(tasks.webhookKeyHash, keys.slice(from, from + MAX_KEYS_PER_QUERY)));
-        for (const { keyHash, ...target } of rows) {
-          if (keyHash) found.set(keyHash, target);
+        const rows = await options.database.query<TargetRow>(
+          targetsStatement(keys.slice(from, from + MAX_KEYS_PER_QUERY)),
+        );
+        for (const row of rows) {
+          found.set(row.webhook_key_hash, {
+            taskId: row.id,
+            userId: Number(row.user_id), // bigint: text from node-postgres
+            namespace: row.namespace,
+            platformTaskId: row.platform_task_id,
+          });
         }
       }
       for (const [keyHash, waiters] of batch) {
