@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readQuota } from "@overture/core/schemas";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
+import { statementName } from "../../db/script.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import type { Account, TaskRuntime } from "./runtime.ts";
 import { submitClaimed, UNKNOWN_SUBMIT_MESSAGE } from "./submit.ts";
@@ -19,6 +20,10 @@ export interface QueueOptions {
 }
 
 const accountKey = (a: Account) => `${a.userId}:${a.namespace}`;
+
+const QUEUED_AMONG_TEXT = `select distinct user_id, namespace from tasks
+  where status = 'queued' and user_id = any($1::bigint[])`;
+const QUEUED_AMONG_NAME = statementName("overture_queued_among", QUEUED_AMONG_TEXT);
 
 /**
  * The local queue (spec 8: "queue submissions on the client side"): tasks wait as `queued` and
@@ -173,26 +178,25 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
 
   // Which of `accounts` have queued tasks: one read, whatever their number (a webhook batch
   // ends tasks of up to a few hundred accounts). Prepared once: it runs after most commits.
-  const queuedAmong = db
-    .selectDistinct({ userId: tasks.userId, namespace: tasks.namespace })
-    .from(tasks)
-    .where(
-      and(
-        eq(tasks.status, "queued"),
-        sql`${tasks.userId} = any(${sql.placeholder("userIds")}::bigint[])`,
-      ),
-    )
-    .prepare("queue_accounts_with_queued_tasks");
+  const queuedAmong = (userIds: readonly number[]) =>
+    deps.database.query<{ user_id: string | number; namespace: string }>({
+      name: QUEUED_AMONG_NAME,
+      text: QUEUED_AMONG_TEXT,
+      params: [`{${userIds.join(",")}}`],
+    });
   const checks = new Set<Promise<void>>();
 
   /** Drains those of `accounts` that have queued tasks (their tasks just ended). */
   function kickFreed(accounts: readonly Account[]): void {
     const freed = new Set(accounts.map(accountKey));
     const userIds = [...new Set(accounts.map((a) => a.userId))];
-    const check = queuedAmong
-      .execute({ userIds })
+    const check = queuedAmong(userIds)
       .then((rows) => {
-        for (const account of rows) if (freed.has(accountKey(account))) void drain(account);
+        for (const row of rows) {
+          // bigint: text from node-postgres
+          const account = { userId: Number(row.user_id), namespace: row.namespace };
+          if (freed.has(accountKey(account))) void drain(account);
+        }
       })
       .catch((error: unknown) => {
         logger.warn({ err: errorMessage(error) }, "reading queued accounts failed");
