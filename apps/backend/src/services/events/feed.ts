@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { TASK_EVENTS_CHANNEL } from "../../db/channels.ts";
 import type { Database } from "../../db/client.ts";
-import { queryRows } from "../../db/rows.ts";
+import { statementName, type Statement } from "../../db/script.ts";
 import { taskEvents } from "../../db/schema/index.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
@@ -27,6 +27,19 @@ export interface FeedOptions {
 const PAGE = 500;
 const REPLAY_PAGE = 200;
 
+const NEWEST_TEXT = "select max(id)::text as max from task_events";
+const NEWEST: Statement = {
+  name: statementName("overture_feed_newest", NEWEST_TEXT),
+  text: NEWEST_TEXT,
+  params: [],
+};
+const PAGE_AFTER_TEXT = `select id, user_id, payload::text as payload from task_events
+  where id > $1::bigint order by id limit ${PAGE}`;
+const PAGE_AFTER = {
+  name: statementName("overture_feed_page", PAGE_AFTER_TEXT),
+  text: PAGE_AFTER_TEXT,
+};
+
 /**
  * The instance's one reader of `task_events`: a cursor, moved by pages of new rows. One LISTEN
  * per instance; a notification (coalesced: one read in flight, and one more if anything arrived
@@ -48,25 +61,19 @@ export function createEventFeed(options: FeedOptions) {
   const moreToRead = () => readAgain && !stopped;
 
   const newest = async () => {
-    const [top] = await queryRows<{ max: string | null }>(
-      db,
-      sql`select max(id)::text as max from task_events`,
-    );
+    const [top] = await database.query<{ max: string | null }>(NEWEST);
     return Number(top?.max ?? 0);
   };
 
   // Prepared once: the read runs after every commit that appends task events.
-  const page = db
-    .select({
-      id: taskEvents.id,
-      userId: taskEvents.userId,
-      payload: sql<string>`${taskEvents.payload}::text`,
-    })
-    .from(taskEvents)
-    .where(gt(taskEvents.id, sql.placeholder("after")))
-    .orderBy(asc(taskEvents.id))
-    .limit(PAGE)
-    .prepare("events_feed_page");
+  const page = async (after: number): Promise<FeedEvent[]> => {
+    const rows = await database.query<{ id: string; user_id: string; payload: string }>({
+      ...PAGE_AFTER,
+      params: [after],
+    });
+    // bigint columns: text from both drivers' raw rows
+    return rows.map((r) => ({ id: Number(r.id), userId: Number(r.user_id), payload: r.payload }));
+  };
 
   async function readPages(): Promise<void> {
     for (;;) {
@@ -77,7 +84,7 @@ export function createEventFeed(options: FeedOptions) {
         cursor = Math.max(cursor, top);
         return;
       }
-      const rows = await page.execute({ after: cursor });
+      const rows = await page(cursor);
       for (const row of rows) {
         cursor = row.id;
         options.dispatch(row);
