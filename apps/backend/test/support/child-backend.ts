@@ -21,6 +21,45 @@ export interface ChildBackend {
   stop(): Promise<void>;
 }
 
+/** The environment of a child process: this one's, without what would leak into the child. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const processEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  delete processEnv.NODE_OPTIONS;
+  if (!env.DATABASE_URL) delete processEnv.DATABASE_URL;
+  return processEnv;
+}
+
+/**
+ * Runs `overture-backend <args>` as a process of its own — `src/cli.ts`, what the bundle's
+ * `bin/overture-backend` runs once built — and resolves to its exit code and output. Killed and
+ * failed after `timeoutMs`.
+ */
+export async function runCliProcess(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+    cwd: BACKEND_DIR,
+    env: childEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) =>
+    child.once("exit", (...exit) => {
+      done(exit);
+    }),
+  );
+  clearTimeout(timer);
+  if (signal === "SIGKILL")
+    throw new Error(`overture-backend ${args.join(" ")} ran over ${timeoutMs} ms`);
+  return { code, stdout, stderr };
+}
+
 export function childBackend(env: Record<string, string>): ChildBackend {
   const url = `http://127.0.0.1:${env.PORT ?? ""}`;
   const lines: string[] = [];
@@ -28,12 +67,9 @@ export function childBackend(env: Record<string, string>): ChildBackend {
   let exited: Promise<void> = Promise.resolve();
 
   function spawnOnce(): void {
-    const processEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-    delete processEnv.NODE_OPTIONS;
-    if (!env.DATABASE_URL) delete processEnv.DATABASE_URL;
     const started = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
       cwd: BACKEND_DIR,
-      env: processEnv,
+      env: childEnv(env),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let partial = "";
