@@ -156,6 +156,28 @@ describeEachDriver("re-sealing after a key rotation", (driver) => {
     expect(secrets.map((w) => w.secretEnc.split(".")[1]).sort()).toEqual(["lost", "new"]);
   });
 
+  it("resolves what opens with no listed key as the docs say: the owner signs in and saves the webhook secret again", async () => {
+    await setUp();
+    // The old key removed before any re-seal: nothing opens.
+    const { services } = (await restartWith([newKey])).deps;
+    expect(await services.resealer.runOnce()).toEqual({ resealed: 0, failed: 5 });
+
+    // A sign-in stores a new grant (and drops the proxy tokens); the secret is saved anew.
+    await services.grants.store(
+      user.userId,
+      { access_token: "fresh-access", refresh_token: "fresh-refresh", token_type: "Bearer" },
+      "openid",
+      Date.now(),
+    );
+    await services.webhookSecrets.set(user.userId, user.namespace, "the-third-secret");
+    expect(await services.resealer.runOnce()).toEqual({ resealed: 0, failed: 0 });
+    expect(await services.webhookSecrets.secretsFor(user.userId, user.namespace)).toEqual({
+      current: "the-third-secret",
+      previous: null,
+      former: [],
+    });
+  });
+
   it("lets the retired key be dropped once re-sealed: a backend without it opens everything", async () => {
     const before = await setUp();
     await (await restartWith([newKey, oldKey])).deps.services.resealer.runOnce();

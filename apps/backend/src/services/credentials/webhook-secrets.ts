@@ -4,7 +4,7 @@ import { webhookSecrets } from "../../db/schema/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { INVALID_SECRET } from "../../schemas/error-codes.ts";
 import type { AppDatabase } from "../../db/client.ts";
-import type { Vault } from "../../lib/vault.ts";
+import { VaultError, type Vault } from "../../lib/vault.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Config } from "../../env.ts";
 
@@ -60,6 +60,15 @@ export function createWebhookSecretService({ db, vault, clock, config }: Webhook
     return row;
   }
 
+  const openOrUndefined = (sealed: string, context: string): string | undefined => {
+    try {
+      return vault.open(sealed, context);
+    } catch (error) {
+      if (error instanceof VaultError) return undefined;
+      throw error;
+    }
+  };
+
   const previousLive = (until: Date | null) => until !== null && until.getTime() > clock.now();
 
   // Told after a secret is saved or cleared: this instance's webhook intake drops what it cached
@@ -94,19 +103,29 @@ export function createWebhookSecretService({ db, vault, clock, config }: Webhook
             });
           return;
         }
+        // A stored secret that opens with no listed key (one removed too early, damaged data)
+        // is replaced and not kept as the previous one: it verifies nothing, and saving anew is
+        // how its owner resolves what `overture-backend reseal` reports.
+        const stored = openOrUndefined(row.secretEnc, webhookSecretContext(userId, namespace));
         // Saving the same secret again is not a reset: keep the previous one as it was.
-        const same = vault.open(row.secretEnc, webhookSecretContext(userId, namespace)) === secret;
         await tx
           .update(webhookSecrets)
           .set(
-            same
+            stored === secret
               ? { updatedAt: new Date(now) }
-              : {
-                  secretEnc: sealed,
-                  previousSecretEnc: row.secretEnc,
-                  previousValidUntil: new Date(now + config.webhook.secretGraceMs),
-                  updatedAt: new Date(now),
-                },
+              : stored === undefined
+                ? {
+                    secretEnc: sealed,
+                    previousSecretEnc: null,
+                    previousValidUntil: null,
+                    updatedAt: new Date(now),
+                  }
+                : {
+                    secretEnc: sealed,
+                    previousSecretEnc: row.secretEnc,
+                    previousValidUntil: new Date(now + config.webhook.secretGraceMs),
+                    updatedAt: new Date(now),
+                  },
           )
           .where(key(userId, namespace));
       });
