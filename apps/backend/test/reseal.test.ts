@@ -161,6 +161,14 @@ describeEachDriver("re-sealing after a key rotation", (driver) => {
     // The old key removed before any re-seal: nothing opens.
     const { services } = (await restartWith([newKey])).deps;
     expect(await services.resealer.runOnce()).toEqual({ resealed: 0, failed: 5 });
+    // Its owner is asked to sign in again, and the grant is kept for a key listed again.
+    await expect(services.grants.accessToken(user.userId)).rejects.toMatchObject({
+      status: 401,
+      code: "reauthentication_required",
+    });
+    expect((await sealedValues(t.database.db)).find((v) => v.where === "access")?.sealed).toMatch(
+      /^v1\.old\./,
+    );
 
     // A sign-in stores a new grant (and drops the proxy tokens); the secret is saved anew.
     await services.grants.store(

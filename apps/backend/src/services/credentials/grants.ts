@@ -5,7 +5,7 @@ import { grants, proxyTokens } from "../../db/schema/index.ts";
 import type { AppDatabase, Transaction } from "../../db/client.ts";
 import { backendMisconfigured, CLIENT_REJECTED_LOG } from "../../lib/errors.ts";
 import { platformUnavailable, reauthenticationRequired } from "./errors.ts";
-import type { Vault } from "../../lib/vault.ts";
+import { VaultError, type Vault } from "../../lib/vault.ts";
 import type { PlatformClient } from "@overture/core/client";
 import type { Clock } from "../../lib/clock.ts";
 import type { Metrics } from "../../lib/metrics.ts";
@@ -56,7 +56,18 @@ export interface GrantDeps {
 export function createGrantService(deps: GrantDeps) {
   const { db, vault, platform, clock, metrics, logger } = deps;
 
-  const openAccess = (row: GrantRow) => vault.open(row.accessTokenEnc, accessContext(row.userId));
+  // A grant that opens with no listed key (a key removed too early, damaged data) is left as it
+  // is, so listing the key again brings it back; meanwhile its owner is asked to sign in, which
+  // replaces it (docs/self-hosting.md, "Key rotation").
+  const openGrant = (sealed: string, context: string) => {
+    try {
+      return vault.open(sealed, context);
+    } catch (error) {
+      if (error instanceof VaultError) throw reauthenticationRequired("grant_unreadable");
+      throw error;
+    }
+  };
+  const openAccess = (row: GrantRow) => openGrant(row.accessTokenEnc, accessContext(row.userId));
   const expiresAt = (tokens: TokenResponse, from: number) =>
     new Date(from + (tokens.expires_in ?? DEFAULT_ACCESS_TTL_SECONDS) * 1000);
 
@@ -94,7 +105,7 @@ export function createGrantService(deps: GrantDeps) {
   async function refreshWithPlatform(tx: Transaction, row: GrantRow): Promise<RefreshOutcome> {
     const userId = row.userId;
     if (!row.refreshTokenEnc) return revoke(tx, userId, "no_refresh_token");
-    const refreshToken = vault.open(row.refreshTokenEnc, refreshContext(userId));
+    const refreshToken = openGrant(row.refreshTokenEnc, refreshContext(userId));
     const startedAt = clock.now();
     let tokens: TokenResponse;
     try {
