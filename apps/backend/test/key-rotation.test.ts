@@ -206,7 +206,9 @@ describeEachDriver("rotating TOKEN_ENCRYPTION_KEYS as docs/self-hosting.md says"
     await child.stop();
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain("re-sealed under key k3: 0");
-    expect(failed.stdout).toContain("5 value(s) open with no listed key");
+    expect(failed.stdout).toContain(
+      "5 value(s) open with no listed key: list again a key removed too early",
+    );
     expect(child.lines.join("\n")).toContain("open with no listed key were left as they are");
     expect(await sealed()).toEqual(before);
 

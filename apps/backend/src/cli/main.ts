@@ -62,7 +62,7 @@ PLATFORM_BASE_URL (and PLATFORM_API_URL). Exits 1 when anything is wrong. Opens 
 
 After a key rotation (TOKEN_ENCRYPTION_KEYS=<new>,<old>), re-encrypts every value sealed with an
 older key under the first one, so the old key can be dropped. Running instances do the same
-hourly; this does it now. Exits 1 if some value opens with no listed key.
+when they start and hourly; this does it now. Exits 1 if some value opens with no listed key.
 On PGlite, stop the server first.`,
     run: ({ config, io }) => reseal(config, io),
   },

@@ -36,7 +36,7 @@ export async function reseal(config: Config, io: CliIo): Promise<number> {
   io.out(`re-sealed under key ${config.encryptionKeys[0]?.id ?? "?"}: ${outcome.resealed}`);
   if (outcome.failed === 0) return EXIT.ok;
   io.out(
-    `${outcome.failed} value(s) open with no listed key: keep the old keys listed until they are resolved`,
+    `${outcome.failed} value(s) open with no listed key: list again a key removed too early, or see "Key rotation" in docs/self-hosting.md`,
   );
   return EXIT.failed;
 }
