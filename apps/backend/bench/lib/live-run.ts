@@ -2,7 +2,7 @@ import type { CollectRequest, CollectResult, ListenResult } from "../workers/sse
 import type { SendRequest, SendResult } from "../workers/live-sender.ts";
 import type { ProcessLoad } from "./process-load.ts";
 import type { Worker } from "./procs.ts";
-import { sleep, summarise, type LatencySummary } from "./stats.ts";
+import { fmt, sleep, summarise, type LatencySummary } from "./stats.ts";
 
 /**
  * One live run of item 4: the SSE clients connect (one process), the sender delivers webhooks on
@@ -41,6 +41,10 @@ export interface LiveResult {
   endingShare: number;
   sender: ProcessLoad;
   listener: ProcessLoad;
+  /** Client streams the server ended during the run (a client here does not reconnect). */
+  endedEarly: number;
+  /** Keys of up to 5 measured events that never arrived. */
+  missing: string[];
   /** CPU of the watched processes over the window, % of one core (when asked). */
   watched?: SendResult["watched"];
 }
@@ -80,7 +84,7 @@ export async function runLive(
   };
   const sent = await workers.sender.call<SendResult>("send", send);
   const keys = sent.measured.map(([key]) => key);
-  const { arrivals, load } = await workers.clients.call<CollectResult>("collect", {
+  const { arrivals, load, endedEarly } = await workers.clients.call<CollectResult>("collect", {
     keys,
     waitMs: ARRIVAL_WAIT_MS,
     window: sent.window,
@@ -111,6 +115,15 @@ export async function runLive(
         events.filter(([key]) => key.endsWith(":success")).length / Math.max(1, events.length),
       sender: sent.load,
       listener: load,
+      endedEarly,
+      missing: events
+        .filter(([, , , arrivedAt]) => arrivedAt === 0)
+        .slice(0, 5)
+        .map(([key, sentAt, answeredAt]) =>
+          answeredAt > 0
+            ? `${key} answered ${fmt(answeredAt - sentAt)} ms after it was sent`
+            : `${key} never answered`,
+        ),
       ...(sent.watched ? { watched: sent.watched } : {}),
     },
     events,

@@ -152,7 +152,15 @@ function liveSection(
         target: "≤ 50 ms",
         met: p99 <= 50 && lost === 0,
         runs: results.map((r) => r.latency.p99),
-        note: `${lost} events not received`,
+        note:
+          `${lost} events not received` +
+          (lost > 0
+            ? ` (e.g. ${results
+                .flatMap((r) => r.missing)
+                .slice(0, 5)
+                .join(", ")}; client streams ` +
+              `the server ended during the runs: ${results.map((r) => r.endedEarly).join(", ")})`
+            : ""),
         shortBy: `${fmt(p99 / 50)}× the limit`,
         why:
           `The webhook's own answer took p99 ${fmt(median(results.map((r) => r.webhook.p99)))} ms in the same run, ` +

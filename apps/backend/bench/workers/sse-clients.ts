@@ -29,6 +29,8 @@ export interface CollectRequest {
 export interface CollectResult {
   /** Arrival of each key's `event: task` frame, monotonic ms (0: never arrived). */
   arrivals: number[];
+  /** Streams that ended before the run closed them (these clients do not reconnect). */
+  endedEarly: number;
   /** This process over the sender's measured window. */
   load: ProcessLoad;
 }
@@ -36,9 +38,10 @@ export interface CollectResult {
 /** The streams of the current live run and the first arrival of each event key. */
 const listening: {
   streams: { close: () => void }[];
+  endedEarly: number;
   arrivals: Map<string, number>;
   load?: ReturnType<typeof sampleProcessLoad>;
-} = { streams: [], arrivals: new Map() };
+} = { streams: [], arrivals: new Map(), endedEarly: 0 };
 
 /** Opens one stream per client and records when each task event arrives (monotonic clock). */
 async function listen(request: ListenRequest): Promise<ListenResult> {
@@ -59,6 +62,12 @@ async function listen(request: ListenRequest): Promise<ListenResult> {
   );
   listening.streams = streams;
   listening.arrivals = arrivals;
+  listening.endedEarly = 0;
+  for (const { socket } of streams)
+    socket.once("close", () => {
+      // Still this run's streams: not closed by collect() (which empties the list first).
+      if (listening.streams === streams && streams.length > 0) listening.endedEarly += 1;
+    });
   listening.load = sampleProcessLoad();
   return { connected: streams.filter((s) => s.status === 200).length };
 }
@@ -69,12 +78,14 @@ async function collect(request: CollectRequest): Promise<CollectResult> {
   const until = performance.now() + request.waitMs;
   while (request.keys.some((key) => !arrivals.has(key)) && performance.now() < until)
     await sleep(20);
+  const endedEarly = listening.endedEarly;
   for (const stream of listening.streams.splice(0)) stream.close();
   const sampler = listening.load ?? sampleProcessLoad();
   listening.load = undefined;
   sampler.stop();
   return {
     arrivals: request.keys.map((key) => arrivals.get(key) ?? 0),
+    endedEarly,
     load: sampler.between(...request.window),
   };
 }
