@@ -4,18 +4,18 @@ import { statementName } from "../../db/script.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
 
+const NOTIFY_TEXT = "select pg_notify($1::text, $2::text)";
+const NOTIFY_NAME = statementName("overture_announce", NOTIFY_TEXT);
+
 /**
- * Announces committed task events outside the transactions that appended them: after commit, on
- * a connection of its own, one NOTIFY at a time (plus an optional `delayMs` before each) carrying
- * the highest id seen.
+ * Announces committed task events outside the transactions that appended them: after commit, from
+ * the pool (not the batch's connection), one NOTIFY at a time (plus an optional `delayMs` before
+ * each) carrying the highest id seen.
  * A NOTIFY inside a transaction takes Postgres' commit-time notify lock, so concurrent batches
  * committed one after another; here a batch commits without it. Readers only need "something
  * up to id N is committed" (services/events/feed.ts reads past its cursor), so coalescing loses
  * nothing; a NOTIFY that fails is covered by the feed's periodic catch-up read.
  */
-const NOTIFY_TEXT = "select pg_notify($1::text, $2::text)";
-const NOTIFY_NAME = statementName("overture_announce", NOTIFY_TEXT);
-
 export function createAnnouncer(options: {
   /** Sends the NOTIFY, prepared once per connection (up to one per batch). */
   database: Pick<Database, "query">;
