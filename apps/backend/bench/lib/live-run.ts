@@ -43,7 +43,7 @@ export interface LiveResult {
   listener: ProcessLoad;
   /** Client streams the server ended during the run (a client here does not reconnect). */
   endedEarly: number;
-  /** Keys of up to 5 measured events that never arrived. */
+  /** Up to 5 measured events that never arrived: each key, and whether its webhook was answered. */
   missing: string[];
   /** CPU of the watched processes over the window, % of one core (when asked). */
   watched?: SendResult["watched"];
