@@ -31,6 +31,8 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
   WEBHOOK_SECRET_GRACE_SECONDS: "How long the previous webhook secret stays valid after a reset.",
   WEBHOOK_MAX_BODY_BYTES: "Largest accepted webhook body.",
   HTTP_REQUEST_TIMEOUT_SECONDS: "Longest time a client may take to send a whole request.",
+  HTTP_KEEP_ALIVE_SECONDS:
+    "How long an idle keep-alive connection stays open. Keep it above your proxy's idle timeout.",
   SESSION_TTL_DAYS: "Sliding lifetime of an extension session.",
   TASK_STALE_SUBMIT_SECONDS:
     "A task still submitting after this long was orphaned by a crash and turns `unknown`.",

@@ -112,6 +112,7 @@ export const envVariables = z.object({
   WEBHOOK_SECRET_GRACE_SECONDS: seconds(86_400),
   WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
   HTTP_REQUEST_TIMEOUT_SECONDS: seconds(30),
+  HTTP_KEEP_ALIVE_SECONDS: seconds(65),
   SESSION_TTL_DAYS: seconds(30),
   TASK_STALE_SUBMIT_SECONDS: seconds(120),
   SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).default(16),
@@ -171,7 +172,10 @@ export const envSchema = envVariables
       secretGraceMs: env.WEBHOOK_SECRET_GRACE_SECONDS * 1000,
       maxBodyBytes: env.WEBHOOK_MAX_BODY_BYTES,
     },
-    http: { requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000 },
+    http: {
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveMs: env.HTTP_KEEP_ALIVE_SECONDS * 1000,
+    },
     sessionTtlMs: env.SESSION_TTL_DAYS * 86_400_000,
     /** A `submitting` task older than this was orphaned by a crash mid-submit: it turns `unknown`. */
     tasks: { staleSubmitMs: env.TASK_STALE_SUBMIT_SECONDS * 1000 },

@@ -19,6 +19,8 @@ import { rawConnect, rawExchange, trickle } from "../support/raw-http.ts";
 import { selectRows } from "../support/sql.ts";
 
 const REQUEST_TIMEOUT_SECONDS = 2;
+// Above Node's own default (5 s), so that the test below tells the setting from the default.
+const KEEP_ALIVE_SECONDS = 7;
 const SLOW_CLIENTS = 20;
 
 /**
@@ -41,7 +43,11 @@ describe("slow and broken clients [real sockets]", () => {
         port,
         emu.url,
         { dataDir: join(dir, "pglite") },
-        { LOG_LEVEL: "warn", HTTP_REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_SECONDS) },
+        {
+          LOG_LEVEL: "warn",
+          HTTP_REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_SECONDS),
+          HTTP_KEEP_ALIVE_SECONDS: String(KEEP_ALIVE_SECONDS),
+        },
       ),
     );
   });
@@ -118,6 +124,20 @@ describe("slow and broken clients [real sockets]", () => {
       exchange.destroy();
     },
   );
+
+  it("keeps an idle keep-alive connection open for HTTP_KEEP_ALIVE_SECONDS, past Node's 5 s default", async () => {
+    const exchange = await rawConnect(port);
+    const request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    const answers = () => exchange.received.match(/HTTP\/1\.1 200 /g)?.length ?? 0;
+    exchange.write(request);
+    await waitFor("the first answer", () => answers() === 1, 5_000, 20);
+    // Idle past Node's default keep-alive, and past the request and headers timeouts (2 s).
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    expect(exchange.isClosed).toBe(false);
+    exchange.write(request);
+    await waitFor("the second answer", () => answers() === 2, 5_000, 20);
+    exchange.destroy();
+  }, 20_000);
 
   it("answers 413 to a chunked body that grows past the API limit", async () => {
     const exchange = await rawConnect(port);
