@@ -41,6 +41,11 @@ export class Http1Connection {
     });
   }
 
+  /** False once either side closed the socket: a pool must open another in its place. */
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
   /** Sends one complete request (head and body) and resolves with the answer. */
   send(request: Buffer | string): Promise<HttpAnswer> {
     if (this.closed) return Promise.reject(new Error("connection closed"));

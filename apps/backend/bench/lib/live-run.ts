@@ -29,6 +29,8 @@ export interface LiveResult {
   webhook: LatencySummary;
   non2xx: number;
   late: number;
+  /** Sender connections the server had closed, replaced by new ones. */
+  reopened: number;
   /** Deliveries due while every connection awaited an answer wait for one: due → written. */
   waited: LatencySummary;
   /** Deliveries waiting for a connection every 500 ms from the start, warm-up included. */
@@ -107,6 +109,7 @@ export async function runLive(
       webhook: summarise(answered.map(([, sentAt, answeredAt]) => answeredAt - sentAt)),
       non2xx: sent.non2xx,
       late: sent.late,
+      reopened: sent.reopened,
       waited: sent.waited,
       backlog: sent.backlog,
       warmedUpMs: sent.warmedUpMs,

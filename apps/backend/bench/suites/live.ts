@@ -153,7 +153,8 @@ function liveSection(
         met: p99 <= 50 && lost === 0,
         runs: results.map((r) => r.latency.p99),
         note:
-          `${lost} events not received` +
+          `${lost} events not received; sender connections the server had closed, replaced: ` +
+          results.map((r) => r.reopened).join(", ") +
           (lost > 0
             ? ` (e.g. ${results
                 .flatMap((r) => r.missing)

@@ -37,6 +37,8 @@ export interface SendResult {
   non2xx: number;
   /** Sends that waited for a free connection (the sender fell behind its schedule). */
   late: number;
+  /** Connections the server had closed, replaced by new ones (a keep-alive pool's usual work). */
+  reopened: number;
   /** Measured deliveries: from when each was due to when it was written (waiting for a connection). */
   waited: LatencySummary;
   /** Deliveries due but not yet written, every 500 ms from the start (warm-up included). */
@@ -61,12 +63,16 @@ async function send(request: SendRequest): Promise<SendResult> {
     Array.from({ length: request.connections }, () => Http1Connection.open(request.port)),
   );
   const load = sampleProcessLoad();
+  // First in, first out: every connection is reused every connections ÷ rate seconds, never left
+  // idle for long. Last in, first out left the bottom of the pool idle past the server's
+  // keep-alive timeout; the server closed those, and deliveries written to them were lost.
   const idle = [...pool];
   const backlog: number[] = [];
   const measured: SentEvent[] = [];
   const waited: number[] = [];
   let non2xx = 0;
   let late = 0;
+  let reopened = 0;
   let sent = 0;
   let answered = 0;
   const start = performance.now();
@@ -78,6 +84,29 @@ async function send(request: SendRequest): Promise<SendResult> {
   const watchedCpu = () =>
     watch ? [...watch.pids.map(cpuSecondsOf), postgresCpuOf(watch.database)] : [];
   let watchedAtStart: number[] = [];
+
+  /** The next open idle connection; a closed one is replaced and joins the pool when open. */
+  function takeIdle(): Http1Connection | undefined {
+    for (let connection = idle.shift(); connection; connection = idle.shift()) {
+      if (connection.isOpen) return connection;
+      reopened += 1;
+      void Http1Connection.open(request.port).then((fresh) => {
+        pool.push(fresh);
+        release(fresh);
+      });
+    }
+    return undefined;
+  }
+
+  /** A connection free again: it carries the oldest waiting delivery, or goes idle. */
+  function release(connection: Http1Connection): void {
+    const waiting = backlog.shift();
+    if (waiting === undefined) idle.push(connection);
+    else {
+      late += 1;
+      deliver(waiting, connection);
+    }
+  }
 
   function deliver(k: number, connection: Http1Connection): void {
     const event = plannedEvent(request.run, k, request.tasks);
@@ -97,16 +126,13 @@ async function send(request: SendRequest): Promise<SendResult> {
         answered += 1;
         if (answer.status < 200 || answer.status > 299) non2xx += 1;
         else if (row) row[2] = monotonicMs();
-        const waiting = backlog.shift();
-        if (waiting === undefined) idle.push(connection);
-        else {
-          late += 1;
-          deliver(waiting, connection);
-        }
+        release(connection);
       },
       () => {
         answered += 1;
         non2xx += 1;
+        // Closed under the request: takeIdle replaces it.
+        idle.push(connection);
       },
     );
   }
@@ -141,7 +167,7 @@ async function send(request: SendRequest): Promise<SendResult> {
     }
     const due = Math.floor(((now - start) * request.rate) / 1000) + 1;
     while (next < due) {
-      const connection = idle.pop();
+      const connection = takeIdle();
       if (connection) deliver(next, connection);
       else {
         backlog.push(next);
@@ -167,6 +193,7 @@ async function send(request: SendRequest): Promise<SendResult> {
     sent,
     non2xx,
     late,
+    reopened,
     waited: summarise(waited),
     backlog: backlogs,
     load: load.between(window[0], window[1]),
