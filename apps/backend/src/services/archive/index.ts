@@ -1,10 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import {
-  archiveFiles,
-  archivePeaks,
-  type ArchiveFileRow,
-  tasks,
-} from "../../db/schema/index.ts";
+import { archiveFiles, archivePeaks, type ArchiveFileRow, tasks } from "../../db/schema/index.ts";
 import { isTaskId, type TaskRuntime } from "../tasks/runtime.ts";
 import type { Vault } from "../../lib/vault.ts";
 import { createArchiver } from "./archiver.ts";
