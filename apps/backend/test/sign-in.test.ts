@@ -98,7 +98,10 @@ describeEachDriver("sign-in", (driver) => {
       return (await response.json()) as unknown;
     };
     const callbackUrl = `${t.config.publicUrl}/oauth/callback`;
-    expect(await check(CHROME_REDIRECT)).toEqual({ redirect_allowed: true, callback_url: callbackUrl });
+    expect(await check(CHROME_REDIRECT)).toEqual({
+      redirect_allowed: true,
+      callback_url: callbackUrl,
+    });
     expect(await check(`${CHROME_REDIRECT}?x=1`)).toEqual({
       redirect_allowed: false,
       callback_url: callbackUrl,

@@ -67,7 +67,9 @@ describe("sharing a track", () => {
       include_text: true,
     });
     fireEvent.click(screen.getByRole("button", { name: "Copy share link" }));
-    await expect.poll(() => screen.queryByRole("button", { name: "Share link copied" })).not.toBeNull();
+    await expect
+      .poll(() => screen.queryByRole("button", { name: "Share link copied" }))
+      .not.toBeNull();
     expect(writeText).toHaveBeenCalledWith("http://127.0.0.1/s/tok");
   });
 
