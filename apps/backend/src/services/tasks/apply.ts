@@ -4,7 +4,7 @@ import { storableId, storableObject, storableText } from "../../lib/storable.ts"
 import { appendTaskEventsStatement, lastIdOf, type NewTaskEvent } from "../events/append.ts";
 import { mergeReport, type MergeContext, type PlatformReport } from "./merge.ts";
 import { queryRows } from "../../db/rows.ts";
-import { lockTasks, saveTasksStatement } from "./store.ts";
+import { lockTasks, saveTasksStatement, uuidArray } from "./store.ts";
 import { inlined, statementName, type Statement } from "../../db/script.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 import { toTaskJson } from "./task-json.ts";
@@ -170,13 +170,14 @@ function storableReport(report: PlatformReport): PlatformReport {
 }
 
 // json, not jsonb: these few short fields are read faster from json text. Sorted by event_id:
-// two batches inserting overlapping ids wait on each other in one order.
+// two batches inserting overlapping ids wait on each other in one order. `t.id = any($3)`: as in
+// saveTasksStatement, without the ids the planner scans the whole tasks table for the join.
 const STORE_WEBHOOK_EVENTS_TEXT = `
     insert into webhook_events (event_id, task_id, status, signed_at, received_at)
     select e.event_id, e.task_id, e.status, e.signed_at, $2::timestamptz
     from json_to_recordset($1::json) as e(
       ord integer, event_id text, task_id uuid, platform_task_id text, status text, signed_at bigint)
-    join tasks t on t.id = e.task_id
+    join tasks t on t.id = e.task_id and t.id = any($3::uuid[])
     where nullif(e.platform_task_id, '') is null or nullif(t.platform_task_id, '') is null
       or e.platform_task_id = t.platform_task_id
     order by e.event_id, e.ord
@@ -193,7 +194,7 @@ const STORE_WEBHOOK_EVENTS = {
  * check {@link applyWithSteps} makes in memory, so it can run before the rows are back. The first
  * occurrence of an `event_id` wins; answers the ids stored.
  */
-function storeWebhookEventsStatement(
+export function storeWebhookEventsStatement(
   reports: readonly PlatformReport[],
   now: number,
 ): Statement | undefined {
@@ -214,7 +215,11 @@ function storeWebhookEventsStatement(
   if (candidates.length === 0) return undefined;
   return {
     ...STORE_WEBHOOK_EVENTS,
-    params: [JSON.stringify(candidates), new Date(now).toISOString()],
+    params: [
+      JSON.stringify(candidates),
+      new Date(now).toISOString(),
+      uuidArray([...new Set(candidates.map((c) => c.task_id))]),
+    ],
   };
 }
 

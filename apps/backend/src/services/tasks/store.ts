@@ -26,8 +26,11 @@ const LOCK_TASKS_NAME = statementName("overture_lock_tasks", LOCK_TASKS);
 
 /** {@link lockTasks} as a statement (a multi-statement script); rows via {@link taskRowOf}. */
 export function lockTasksStatement(sortedIds: readonly string[]): Statement {
-  return { name: LOCK_TASKS_NAME, text: LOCK_TASKS, params: [`{${sortedIds.join(",")}}`] };
+  return { name: LOCK_TASKS_NAME, text: LOCK_TASKS, params: [uuidArray(sortedIds)] };
 }
+
+/** Task ids as a Postgres array literal (uuids: nothing to quote). */
+export const uuidArray = (ids: readonly string[]): string => `{${ids.join(",")}}`;
 
 const COLUMNS = Object.entries(getTableColumns(tasks));
 
@@ -125,9 +128,13 @@ export function saveTasksStatement(
   );
   const set = columns.map(([, c]) => `${c} = u.${c}`).join(", ");
   const shape = ["id uuid", ...columns.map(([, c, type]) => `${c} ${type}`)].join(", ");
-  // One text (and prepared statement) per set of changed columns: a few in practice.
+  // One text (and prepared statement) per set of changed columns: a few in practice. `t.id =
+  // any($2)` is for the planner: it counts 100 rows for any jsonb_to_recordset and joined them
+  // against a scan of the whole tasks table (1.9 ms a batch at 10,000 tasks, growing with the
+  // history); with the ids it reads the rows by primary key (0.1 ms).
   const text = `update tasks as t set ${set}
     from jsonb_to_recordset($1::jsonb) as u(${shape})
-    where t.id = u.id`;
-  return { name: statementName("overture_save_tasks", text), text, params: [batch] };
+    where t.id = u.id and t.id = any($2::uuid[])`;
+  const ids = uuidArray(rows.map((r) => r.id));
+  return { name: statementName("overture_save_tasks", text), text, params: [batch, ids] };
 }
