@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
+import pg from "pg";
 import { afterEach, expect, it } from "vitest";
 import { createBackend, type Backend } from "../src/backend.ts";
+import { RESEAL_ROUNDS, reseal } from "../src/cli/maintenance.ts";
 import type { AppDatabase } from "../src/db/client.ts";
 import { grants, proxyTokens, webhookSecrets } from "../src/db/schema/index.ts";
 import { parseEnv } from "../src/env.ts";
@@ -185,6 +187,41 @@ describeEachDriver("re-sealing after a key rotation", (driver) => {
       former: [],
     });
   });
+
+  // A PGlite folder is opened by one process at a time: no other process can hold its rows.
+  it.skipIf(driver === "pglite")(
+    "the reseal command waits for the values another process holds, and exits 0 only once none is left on the old key (Postgres only)",
+    async () => {
+      const before = await setUp();
+      const url = t.databaseUrl ?? "";
+      // An instance re-sealing the same rows at the same moment holds them FOR UPDATE.
+      const holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+      await holder.query("begin");
+      await holder.query("select 1 from webhook_secrets where user_id = $1 for update", [
+        user.userId,
+      ]);
+      const lines: string[] = [];
+      const config = parseEnv(
+        testEnv({ TOKEN_ENCRYPTION_KEYS: keyList([newKey, oldKey]), DATABASE_URL: url }),
+      );
+      const running = reseal(config, { out: (line) => lines.push(line), err: () => undefined });
+
+      const first = await Promise.race([
+        running.then(() => "ended"),
+        sleep(RESEAL_ROUNDS.apartMs * 1.5).then(() => "still waiting"),
+      ]);
+      expect(first).toBe("still waiting");
+      await holder.query("rollback");
+      await holder.end();
+      expect(await running).toBe(0);
+      expect(lines).toEqual(["re-sealed under key new: 5"]);
+      const after = await sealedValues(t.database.db);
+      expect(after.filter((v) => !v.sealed.startsWith("v1.new."))).toEqual([]);
+      expect(opened(createVault([newKey, oldKey]), after)).toEqual(before);
+    },
+    30_000,
+  );
 
   it("lets the retired key be dropped once re-sealed: a backend without it opens everything", async () => {
     const before = await setUp();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { createBackend } from "../backend.ts";
 import { openDatabase, type Database } from "../db/client.ts";
 import type { Config } from "../env.ts";
@@ -27,17 +28,40 @@ export async function migrate(config: Config, io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-/** `overture-backend reseal`: re-encrypts under the first key of TOKEN_ENCRYPTION_KEYS now. */
+/** How often, and how long apart, `reseal` goes round again while another process holds values. */
+export const RESEAL_ROUNDS = { max: 10, apartMs: 1_000 };
+
+/**
+ * `overture-backend reseal`: re-encrypts under the first key of TOKEN_ENCRYPTION_KEYS now, and
+ * exits 0 only once no value is sealed with another key. A running instance re-seals at start-up
+ * and hourly, and the rows it holds are skipped (SKIP LOCKED): while values it holds are left, it
+ * goes round again, and counts what it finds then.
+ */
 export async function reseal(config: Config, io: CliIo): Promise<number> {
   const logger = stderrLogger(config, io);
-  const outcome = await withDatabase(config, ({ db }) =>
-    createResealer({ db, vault: createVault(config.encryptionKeys), logger }).runNow(),
-  );
-  io.out(`re-sealed under key ${config.encryptionKeys[0]?.id ?? "?"}: ${outcome.resealed}`);
-  if (outcome.failed === 0) return EXIT.ok;
-  io.out(
-    `${outcome.failed} value(s) open with no listed key: list again a key removed too early, or see "Key rotation" in docs/self-hosting.md`,
-  );
+  const { resealed, failed, stale } = await withDatabase(config, async ({ db }) => {
+    const resealer = createResealer({ db, vault: createVault(config.encryptionKeys), logger });
+    let outcome = await resealer.runNow();
+    let resealed = outcome.resealed;
+    let stale = await resealer.stale();
+    for (let round = 1; round < RESEAL_ROUNDS.max && stale > outcome.failed; round++) {
+      await sleep(RESEAL_ROUNDS.apartMs);
+      outcome = await resealer.runNow();
+      resealed += outcome.resealed;
+      stale = await resealer.stale();
+    }
+    return { resealed, failed: outcome.failed, stale };
+  });
+  io.out(`re-sealed under key ${config.encryptionKeys[0]?.id ?? "?"}: ${resealed}`);
+  if (stale === 0) return EXIT.ok;
+  if (failed > 0)
+    io.out(
+      `${failed} value(s) open with no listed key: list again a key removed too early, or see "Key rotation" in docs/self-hosting.md`,
+    );
+  if (stale > failed)
+    io.out(
+      `${stale - failed} value(s) still sealed with another key, held by another process or written meanwhile by an instance on the old key list: run reseal again`,
+    );
   return EXIT.failed;
 }
 

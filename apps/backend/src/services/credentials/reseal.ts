@@ -162,13 +162,34 @@ export function createResealer(
     return total;
   }
 
-  return maintenanceRounds({
-    run: round,
-    fallback: { resealed: 0, failed: 0 },
-    intervalMs: options.intervalMs ?? 60 * 60_000,
-    logger,
-    what: "re-seal round",
-  });
+  /**
+   * Values not sealed under the current key, counted without taking locks: a round skips rows
+   * another process is re-sealing (SKIP LOCKED), so its own outcome cannot tell that all is done.
+   */
+  async function stale(): Promise<number> {
+    let count = 0;
+    for (const target of SEALED_COLUMNS) {
+      const column = sql.identifier(target.column);
+      const [row] = await queryRows<{ n: string | number }>(
+        db,
+        sql`select count(*) as n from ${sql.identifier(target.table)}
+          where ${column} is not null and not starts_with(${column}, ${`v1.${vault.currentKeyId}.`})`,
+      );
+      count += Number(row?.n ?? 0);
+    }
+    return count;
+  }
+
+  return {
+    ...maintenanceRounds({
+      run: round,
+      fallback: { resealed: 0, failed: 0 },
+      intervalMs: options.intervalMs ?? 60 * 60_000,
+      logger,
+      what: "re-seal round",
+    }),
+    stale,
+  };
 }
 
 export type Resealer = ReturnType<typeof createResealer>;
