@@ -65,6 +65,10 @@ export async function startLocalStack(
   let config: Config;
   try {
     config = parseEnv({
+      // Results as files in the data folder: stored in PGlite's chunks, a 46 MB result held every
+      // other query of this single-connection database for ~5 s (a file is renamed into place).
+      ARCHIVE_STORAGE: "folder",
+      ARCHIVE_DIR: join(settings.dataDir, "archive"),
       ...passThrough,
       HOST: "127.0.0.1",
       PORT: String(backendPort),

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHROME_EXTENSION_ID } from "@overture/extension/identity";
@@ -25,6 +25,7 @@ interface TaskJson {
   id: string;
   status: string;
   file_url: string | null;
+  archive: { status: string; audio_url: string | null } | null;
 }
 
 /** The main job as its user meets it: any ports, and a restart that loses nothing. */
@@ -104,5 +105,18 @@ describe("the main job", { timeout: 120_000 }, () => {
     const audio = await fetch(done.file_url ?? "");
     expect(audio.status).toBe(200);
     await audio.arrayBuffer();
+
+    // Archived as files in the data folder, not as rows of the single-connection database.
+    const archived = await waitFor("the result to be archived", async () => {
+      const task = (await (await call()(`/api/tasks/${created.id}`)).json()) as TaskJson;
+      return task.archive?.status === "archived" ? task : undefined;
+    });
+    const files = readdirSync(join(options.dataDir, "archive")).filter(
+      (name) => !name.startsWith("."),
+    );
+    expect(files.length).toBeGreaterThan(0);
+    const stored = await call()(new URL(archived.archive?.audio_url ?? "").pathname);
+    expect(stored.status).toBe(200);
+    expect((await stored.arrayBuffer()).byteLength).toBeGreaterThan(0);
   });
 });
