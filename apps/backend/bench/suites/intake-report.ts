@@ -348,7 +348,11 @@ export function intakeSection(results: IntakeResults, settings: BenchSettings): 
         `Together: 570–800 → 350–470 µs of backend CPU per event, (c) 390–440 µs, same runs. ` +
         `At 1.3× (c) offered the open loop only holds when the intake's closed-loop rate is well above that: ` +
         `below it the backlog grows for the whole window and p99 is the window's length (the "kept up" check ` +
-        `now says so).`,
+        `now says so). Since 2026-11-27 the second transaction starts only once 16 events wait (services/intake/` +
+        `index.ts): started for every few events, it cost Postgres more per event and raised the tail; in 6 ` +
+        `interleaved rounds at 3,200/s its open-loop p99 median went 26 → 20 ms and the closed loop did not drop. ` +
+        `The same day the batch's update and event insert began naming their task ids: the planner had scanned ` +
+        `the whole tasks table for each batch (test/intake-plans.test.ts).`,
       `Rows stored are counted in webhook_events after the run; on Postgres also right after the load ` +
         `ended and before the backend stopped (stored/2xx: ${whileRunning}), which shows every 2xx was committed when answered.`,
     ],

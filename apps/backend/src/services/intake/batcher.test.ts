@@ -107,6 +107,37 @@ describe("group commit batcher", () => {
     expect(await aThenLateB(true)).toEqual([["a", "b"]]);
   });
 
+  it("starts another transaction while one commits only once minToOverlap events wait", async () => {
+    const batches: string[][] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const commit = applier(batches);
+    let calls = 0;
+    const batcher = createBatcher({
+      metrics: createMetrics(),
+      // The first transaction commits when released; the others at once.
+      transact: (reports) => (calls++ === 0 ? held.then(() => commit(reports)) : commit(reports)),
+      maxInFlight: 2,
+      minToOverlap: 3,
+    });
+    const turns = async () => {
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const answers = [batcher.submit(report("a"))];
+    await turns();
+    answers.push(batcher.submit(report("b")), batcher.submit(report("c")));
+    await turns();
+    expect(batches).toEqual([]); // "a" is still committing; two waiting start nothing
+    answers.push(batcher.submit(report("d")));
+    await turns();
+    expect(batches).toEqual([["b", "c", "d"]]);
+    release();
+    await Promise.all(answers);
+    expect(batches).toEqual([["b", "c", "d"], ["a"]]);
+  });
+
   it("gives a batch one more turn only once, however long it is asked to wait", async () => {
     const batches: string[][] = [];
     const batcher = createBatcher({

@@ -14,6 +14,11 @@ export interface BatcherOptions {
   /** Transactions allowed in flight at once (1 on PGlite: it has one connection). */
   maxInFlight?: number;
   /**
+   * Events that must be waiting before another transaction starts while one commits (default 1).
+   * Below that they wait for the commit and go in the next batch: fewer, fuller transactions.
+   */
+  minToOverlap?: number;
+  /**
    * Asked when a batch's turn comes: true gives it one turn of the event loop more, once. The
    * PGlite intake answers "lookups are waiting": they run in that turn, behind this batch
    * otherwise, and the events they let through join it instead of waiting for the next one.
@@ -38,6 +43,7 @@ interface Pending {
 export function createBatcher(options: BatcherOptions) {
   const maxBatch = options.maxBatch ?? 256;
   const maxInFlight = options.maxInFlight ?? 1;
+  const minToOverlap = options.minToOverlap ?? 1;
   const queue: Pending[] = [];
   let inFlight = 0;
   let idle: (() => void) | undefined;
@@ -85,8 +91,12 @@ export function createBatcher(options: BatcherOptions) {
     if (batch.length > 0) await flush(batch);
   }
 
+  // Each batch in flight holds back at least one queued event until its turn has come.
+  const enoughToStart = () =>
+    queue.length > inFlight && (inFlight === 0 || queue.length >= minToOverlap);
+
   function pump(): void {
-    while (inFlight < maxInFlight && queue.length > inFlight) {
+    while (inFlight < maxInFlight && enoughToStart()) {
       inFlight += 1;
       void run().finally(() => {
         inFlight -= 1;
