@@ -35,6 +35,7 @@ export interface RunningServer {
 }
 
 const DRAIN_TIMEOUT_MS = 10_000;
+const IDLE_CLOSE_EVERY_MS = 50;
 
 /** Listens with the backend's app, starts its workers, and knows how to stop gracefully. */
 export async function listen(
@@ -75,11 +76,17 @@ export async function listen(
         // 2. Live streams end with a retry hint, and requests that still arrive on an open
         //    connection are answered 503 (nodeFetch): clients move to another instance.
         await backend.beginShutdown();
-        // 3. Requests already in flight finish while the database is still open (bounded).
+        // 3. Requests already in flight finish while the database is still open (bounded). Node
+        //    keeps their connections open once answered (idle until HTTP_KEEP_ALIVE_SECONDS):
+        //    those are closed as they go idle, so the drain ends with the last answer.
+        const idleCloser = setInterval(() => {
+          if ("closeIdleConnections" in server) server.closeIdleConnections();
+        }, IDLE_CLOSE_EVERY_MS);
         await Promise.race([
           drained,
           new Promise((resolve) => setTimeout(resolve, DRAIN_TIMEOUT_MS).unref()),
         ]);
+        clearInterval(idleCloser);
         // 4. What is left is cut; only then do the workers stop and the database close.
         if ("closeAllConnections" in server) server.closeAllConnections();
         await backend.stop();
