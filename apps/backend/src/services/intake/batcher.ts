@@ -91,7 +91,8 @@ export function createBatcher(options: BatcherOptions) {
     if (batch.length > 0) await flush(batch);
   }
 
-  // Each batch in flight holds back at least one queued event until its turn has come.
+  // A batch in flight takes its events from the queue only at its turn: another starts when more
+  // wait than there are batches in flight, and beside one that commits only once minToOverlap do.
   const enoughToStart = () =>
     queue.length > inFlight && (inFlight === 0 || queue.length >= minToOverlap);
 
