@@ -90,10 +90,14 @@ async function send(request: SendRequest): Promise<SendResult> {
     for (let connection = idle.shift(); connection; connection = idle.shift()) {
       if (connection.isOpen) return connection;
       reopened += 1;
-      void Http1Connection.open(request.port).then((fresh) => {
-        pool.push(fresh);
-        release(fresh);
-      });
+      // A connection that cannot be opened again leaves the pool one smaller.
+      void Http1Connection.open(request.port).then(
+        (fresh) => {
+          pool.push(fresh);
+          release(fresh);
+        },
+        () => undefined,
+      );
     }
     return undefined;
   }
