@@ -35,6 +35,13 @@ export function quote(text: string): string {
  * `name` is the same for the same text (an identifier). Every parameter carries an explicit
  * cast in `text`, so PREPARE knows its type.
  */
+/**
+ * A Postgres array literal of values that never need quoting (uuids, hex digests, integers), for
+ * a parameter cast to an array type (`$1::uuid[]`). Anything else must go through {@link quote}.
+ */
+export const arrayLiteral = (values: readonly (string | number)[]): string =>
+  `{${values.join(",")}}`;
+
 export interface Statement {
   name: string;
   text: string;

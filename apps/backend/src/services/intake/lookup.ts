@@ -1,5 +1,5 @@
 import type { Database } from "../../db/client.ts";
-import { statementName, type Statement } from "../../db/script.ts";
+import { arrayLiteral, statementName, type Statement } from "../../db/script.ts";
 
 /** The task a callback key routes to, and whose secret signs it. */
 export interface WebhookTarget {
@@ -54,7 +54,7 @@ const KEY_HASH = /^[0-9a-f]{64}$/;
 const targetsStatement = (keyHashes: readonly string[]): Statement => ({
   name: TARGETS_NAME,
   text: TARGETS_TEXT,
-  params: [`{${keyHashes.join(",")}}`],
+  params: [arrayLiteral(keyHashes)],
 });
 
 /** A small map with a time-to-live and a size cap (oldest entries go first). */

@@ -4,8 +4,8 @@ import { storableId, storableObject, storableText } from "../../lib/storable.ts"
 import { appendTaskEventsStatement, lastIdOf, type NewTaskEvent } from "../events/append.ts";
 import { mergeReport, type MergeContext, type PlatformReport } from "./merge.ts";
 import { queryRows } from "../../db/rows.ts";
-import { lockTasks, saveTasksStatement, uuidArray } from "./store.ts";
-import { inlined, statementName, type Statement } from "../../db/script.ts";
+import { lockTasks, saveTasksStatement } from "./store.ts";
+import { arrayLiteral, inlined, statementName, type Statement } from "../../db/script.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 import { toTaskJson } from "./task-json.ts";
 
@@ -218,7 +218,7 @@ export function storeWebhookEventsStatement(
     params: [
       JSON.stringify(candidates),
       new Date(now).toISOString(),
-      uuidArray([...new Set(candidates.map((c) => c.task_id))]),
+      arrayLiteral([...new Set(candidates.map((c) => c.task_id))]),
     ],
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readQuota } from "@overture/core/schemas";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
-import { statementName } from "../../db/script.ts";
+import { arrayLiteral, statementName } from "../../db/script.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import type { Account, TaskRuntime } from "./runtime.ts";
 import { submitClaimed, UNKNOWN_SUBMIT_MESSAGE } from "./submit.ts";
@@ -182,7 +182,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     deps.database.query<{ user_id: string | number; namespace: string }>({
       name: QUEUED_AMONG_NAME,
       text: QUEUED_AMONG_TEXT,
-      params: [`{${userIds.join(",")}}`],
+      params: [arrayLiteral(userIds)],
     });
   const checks = new Set<Promise<void>>();
 

@@ -1,5 +1,5 @@
 import { getTableColumns, inArray, sql } from "drizzle-orm";
-import { inlined, statementName, type Statement } from "../../db/script.ts";
+import { arrayLiteral, inlined, statementName, type Statement } from "../../db/script.ts";
 import type { Transaction } from "../../db/client.ts";
 import type { Executor } from "../../db/rows.ts";
 import { tasks } from "../../db/schema/index.ts";
@@ -26,11 +26,8 @@ const LOCK_TASKS_NAME = statementName("overture_lock_tasks", LOCK_TASKS);
 
 /** {@link lockTasks} as a statement (a multi-statement script); rows via {@link taskRowOf}. */
 export function lockTasksStatement(sortedIds: readonly string[]): Statement {
-  return { name: LOCK_TASKS_NAME, text: LOCK_TASKS, params: [uuidArray(sortedIds)] };
+  return { name: LOCK_TASKS_NAME, text: LOCK_TASKS, params: [arrayLiteral(sortedIds)] };
 }
-
-/** Task ids as a Postgres array literal (uuids: nothing to quote). */
-export const uuidArray = (ids: readonly string[]): string => `{${ids.join(",")}}`;
 
 const COLUMNS = Object.entries(getTableColumns(tasks));
 
@@ -135,6 +132,6 @@ export function saveTasksStatement(
   const text = `update tasks as t set ${set}
     from jsonb_to_recordset($1::jsonb) as u(${shape})
     where t.id = u.id and t.id = any($2::uuid[])`;
-  const ids = uuidArray(rows.map((r) => r.id));
+  const ids = arrayLiteral(rows.map((r) => r.id));
   return { name: statementName("overture_save_tasks", text), text, params: [batch, ids] };
 }
