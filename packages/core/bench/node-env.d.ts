@@ -6,6 +6,7 @@ declare module "node:crypto" {
     digest(encoding: "hex"): string;
   }
   export function createHmac(algorithm: "sha256", key: string | Uint8Array): Hmac;
+  export function hash(algorithm: "sha256", data: Uint8Array, outputEncoding: "binary"): string;
 }
 
 declare const process: {

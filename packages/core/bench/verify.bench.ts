@@ -6,7 +6,7 @@
 // Not a test and not part of the published package. Variants run in short interleaved slices
 // (round-robin), so load on a shared machine hits them alike; each trial gives one ratio per
 // variant against its bare baseline, and the summary shows the median and range over trials.
-import { createHmac } from "node:crypto";
+import { createHmac, hash } from "node:crypto";
 import {
   canonicalQuery,
   hmacSha256HexFrom,
@@ -66,9 +66,15 @@ const request: VerifyWebhookOptions = {
 };
 // Same keys in the same order, so the variants share one object shape: a server passes one
 // shape, and mixing shapes here would slow every variant's property reads alike.
-const hmacInput = { ...request, hmac: nodeHmac, createHmac: undefined };
-const cachedKeyInput = { ...request, hmac: hmacSha256HexFrom(createHmac), createHmac: undefined };
-const createHmacInput = { ...request, hmac: undefined, createHmac };
+const hmacInput = { ...request, hmac: nodeHmac, createHmac: undefined, hash: undefined };
+const cachedKeyInput = {
+  ...request,
+  hmac: hmacSha256HexFrom(createHmac),
+  createHmac: undefined,
+  hash: undefined,
+};
+const createHmacInput = { ...request, hmac: undefined, createHmac, hash: undefined };
+const hashInput = { ...request, hmac: undefined, createHmac: undefined, hash };
 
 const encoder = new TextEncoder();
 const key = await crypto.subtle.importKey(
@@ -121,6 +127,13 @@ const allVariants: Variant[] = [
     baseline: BARE_NODE,
     batch: () => {
       for (let i = 0; i < BATCH; i++) check(verifyWebhookSync(createHmacInput).ok);
+    },
+  },
+  {
+    name: "verifyWebhookSync, hash (one-shot) injected",
+    baseline: BARE_NODE,
+    batch: () => {
+      for (let i = 0; i < BATCH; i++) check(verifyWebhookSync(hashInput).ok);
     },
   },
   {

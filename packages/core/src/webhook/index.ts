@@ -62,6 +62,8 @@ export type {
 
 // The synchronous fast path (node:crypto and alike).
 export { hmacSha256HexFrom } from "./sync/create-hmac.ts";
+export { hmacSha256HexFromHash } from "./sync/one-shot-hash.ts";
+export type { HashSha256 } from "./sync/one-shot-hash.ts";
 export type { CreateHmac, HmacStream } from "./sync/create-hmac.ts";
 export { verifyWebhookSync } from "./sync/verify-sync.ts";
 export type { VerifyWebhookSyncInput } from "./sync/verify-sync.ts";

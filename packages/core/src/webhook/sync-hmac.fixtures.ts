@@ -128,3 +128,23 @@ function binaryOfHex(hex: string): string {
   const bytes = hex.match(/../g) ?? [];
   return String.fromCharCode(...bytes.map((pair) => Number.parseInt(pair, 16)));
 }
+
+/** One `hash` call recorded by {@link recordingHash}: a copy of the bytes it was given. */
+export interface HashCall {
+  readonly algorithm: string;
+  readonly data: Uint8Array;
+  readonly encoding: string;
+}
+
+/**
+ * A `node:crypto`-style one-shot `hash` on this file's SHA-256 that records its calls. It copies
+ * each input, because core hands it a reused buffer.
+ */
+export function recordingHash() {
+  const calls: HashCall[] = [];
+  const hash = (algorithm: "sha256", data: Uint8Array, encoding: "binary") => {
+    calls.push({ algorithm, data: data.slice(), encoding });
+    return String.fromCharCode(...sha256(data));
+  };
+  return { hash, calls };
+}
