@@ -22,10 +22,12 @@ describe("secretBytes", () => {
     expect(secretBytes("clé-🔑")).toBe(bytes);
   });
 
-  it("keeps at most 64 secrets, dropping the oldest", () => {
+  it("keeps at most 1024 secrets, dropping the oldest", () => {
     const first = secretBytes("cache-test-0");
-    for (let i = 1; i <= 64; i++) secretBytes(`cache-test-${i}`);
-    expect(secretBytes("cache-test-64")).toBe(secretBytes("cache-test-64"));
+    for (let i = 1; i <= 1023; i++) secretBytes(`cache-test-${i}`);
+    expect(secretBytes("cache-test-0")).toBe(first);
+    secretBytes("cache-test-1024");
+    expect(secretBytes("cache-test-1024")).toBe(secretBytes("cache-test-1024"));
     expect(secretBytes("cache-test-0")).not.toBe(first);
   });
 });

@@ -138,4 +138,21 @@ describe("verifyWebhookSync with hash (node:crypto's one-shot shape)", () => {
       verifyWebhookSync({ ...former, hmac: syncHmacSha256Hex }),
     );
   });
+
+  it("derives a secret's padded keys once, for up to 1024 secrets", () => {
+    const { hash, calls } = recordingHash();
+    const hmac = hmacSha256HexFromHash(hash);
+    const long = "pads-cache-".repeat(7); // over one block: deriving its pads hashes it (3 calls)
+    hmac(long, FOX_TEXT);
+    hmac(long, FOX_TEXT);
+    expect(calls).toHaveLength(3 + 2);
+    for (let i = 0; i < 1023; i++) hmac(`pads-cache-${i}`, FOX_TEXT);
+    calls.length = 0;
+    hmac(long, FOX_TEXT);
+    expect(calls).toHaveLength(2);
+    hmac("pads-cache-1023", FOX_TEXT); // the 1025th secret: the oldest, `long`, is dropped
+    calls.length = 0;
+    hmac(long, FOX_TEXT);
+    expect(calls).toHaveLength(3);
+  });
 });

@@ -80,7 +80,13 @@ export function verifyWebhookSync(input: VerifyWebhookSyncInput): WebhookVerific
   const firstMatches =
     input.hash !== undefined
       ? constantTimeEqualHex(
-          hmacSha256Binary(input.hash, first, checked.timestamp, signed.betweenBytes, checked.body),
+          hmacSha256Binary(
+            input.hash,
+            first,
+            checked.timestamp,
+            signed.betweenBytes ?? signed.between,
+            checked.body,
+          ),
           checked.signature,
         )
       : input.createHmac !== undefined
@@ -160,11 +166,9 @@ interface SignedQuery {
   readonly raw: string;
   /** LF, `raw`, LF: the signing text between the timestamp and the body (spec 4.9 step 4). */
   readonly between: string;
-  /** The same as UTF-8 bytes. */
-  readonly betweenBytes: Uint8Array;
+  /** The same as UTF-8 bytes, once the query is seen a second time. */
+  betweenBytes?: Uint8Array;
 }
-
-const encoder = new TextEncoder();
 
 // A receiver is called at the same address again and again. Remembering the last URL's signed
 // query (one entry; no secret in it) turns parsing and sorting the query into one string
@@ -172,8 +176,13 @@ const encoder = new TextEncoder();
 let lastUrl = "";
 let lastSigned: SignedQuery = signedQuery("", "");
 
+const encoder = new TextEncoder();
+
 function signedQueryOf(url: string | URL): SignedQuery {
-  if (url === lastUrl) return lastSigned;
+  if (url === lastUrl) {
+    lastSigned.betweenBytes ??= encoder.encode(lastSigned.between);
+    return lastSigned;
+  }
   const query = queryOf(url);
   const signed = signedQuery(query, canonicalQuery(query));
   if (typeof url === "string") {
@@ -185,5 +194,5 @@ function signedQueryOf(url: string | URL): SignedQuery {
 
 function signedQuery(query: string, raw: string): SignedQuery {
   const between = "\n" + raw + "\n";
-  return { query, raw, between, betweenBytes: encoder.encode(between) };
+  return { query, raw, between };
 }
