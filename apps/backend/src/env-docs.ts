@@ -42,9 +42,9 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
   METRICS_TOKEN: "Bearer token `/metrics` requires (16+ characters). Unset: `/metrics` is public.",
   NODE_ENV: "`production` turns on the warnings about a public `/metrics`.",
   ARCHIVE_STORAGE:
-    "Where results are archived: `postgres` (chunks every instance reads), `folder` (`ARCHIVE_DIR`) or `off`. Unset: `folder` if `ARCHIVE_DIR` is set, else `postgres`.",
+    "Where results are archived: `postgres` (chunks every instance reads), `folder` (`ARCHIVE_DIR`) or `off`. Unset: `folder` if `ARCHIVE_DIR` is set or the database is PGlite, else `postgres`.",
   ARCHIVE_DIR:
-    "Folder for `ARCHIVE_STORAGE=folder`; set alone it means `folder`. Files archived there are read from it whatever the storage is now.",
+    "Folder for `ARCHIVE_STORAGE=folder`; set alone it means `folder`. Unset on PGlite: `<PGLITE_DATA_DIR>-archive`. Files archived there are read from it whatever the storage is now.",
   ARCHIVE_ALLOWED_HOSTS:
     "Hosts besides PLATFORM_BASE_URL's the archiver may download from (`host` or `host:port`).",
   ARCHIVE_MAX_FILE_MB: "Largest result file archived; a larger one fails `file_too_large`.",

@@ -88,10 +88,29 @@ describe("parseEnv", () => {
   });
 
   it("archives into Postgres by default, with a 2 GiB quota per user and no retention limit", () => {
-    expect(parseEnv(valid).archive).toMatchObject({
+    expect(parseEnv({ ...valid, DATABASE_URL: "postgres://db/overture" }).archive).toMatchObject({
       storage: "postgres",
+      dir: undefined,
       quotaBytes: 2048 * 1024 * 1024,
       retentionMs: null,
+    });
+  });
+
+  it("archives into a folder beside the data folder by default on PGlite", () => {
+    expect(parseEnv(valid).archive).toMatchObject({
+      storage: "folder",
+      dir: ".data/pglite-archive",
+    });
+    expect(parseEnv({ ...valid, PGLITE_DATA_DIR: "/data/pglite/" }).archive).toMatchObject({
+      storage: "folder",
+      dir: "/data/pglite-archive",
+    });
+  });
+
+  it("archives into PGlite itself when asked, still reading the default folder", () => {
+    expect(parseEnv({ ...valid, ARCHIVE_STORAGE: "postgres" }).archive).toMatchObject({
+      storage: "postgres",
+      dir: ".data/pglite-archive",
     });
   });
 
@@ -102,8 +121,9 @@ describe("parseEnv", () => {
     });
   });
 
-  it("refuses ARCHIVE_STORAGE=folder without ARCHIVE_DIR", () => {
-    expect(problems({ ...valid, ARCHIVE_STORAGE: "folder" })).toEqual([
+  it("refuses ARCHIVE_STORAGE=folder without ARCHIVE_DIR on Postgres", () => {
+    const onPostgres = { ...valid, DATABASE_URL: "postgres://db/overture" };
+    expect(problems({ ...onPostgres, ARCHIVE_STORAGE: "folder" })).toEqual([
       expect.stringMatching(/^ARCHIVE_DIR: is required when ARCHIVE_STORAGE=folder/),
     ]);
   });

@@ -142,9 +142,32 @@ export const envVariables = z.object({
   RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
 });
 
+/**
+ * Where new results are stored, and the folder of folder storage. ARCHIVE_DIR alone keeps meaning
+ * `folder` (earlier releases). Unset on PGlite: a folder beside the data folder, because PGlite
+ * runs in this process and writing a 46 MB track into it holds every other request for seconds,
+ * and no other instance can share a PGlite database anyway. Files are read from where each was
+ * stored, so a change of storage loses none.
+ */
+function archiveOf(env: {
+  DATABASE_URL?: string | undefined;
+  PGLITE_DATA_DIR: string;
+  ARCHIVE_STORAGE?: "postgres" | "folder" | "off" | undefined;
+  ARCHIVE_DIR?: string | undefined;
+}) {
+  const onPglite = !env.DATABASE_URL;
+  const storage =
+    env.ARCHIVE_STORAGE ?? (env.ARCHIVE_DIR !== undefined || onPglite ? "folder" : "postgres");
+  const besideData = onPglite ? `${env.PGLITE_DATA_DIR.replace(/[/\\]+$/, "")}-archive` : undefined;
+  /** Files archived to a folder are read from here whatever `storage` says now. */
+  const dir = env.ARCHIVE_DIR ?? besideData;
+  return { storage, dir };
+}
+
 export const envSchema = envVariables
   .superRefine((env, ctx) => {
-    if (env.ARCHIVE_STORAGE === "folder" && env.ARCHIVE_DIR === undefined)
+    // On PGlite a folder next to the data folder is the default (archiveOf).
+    if (env.ARCHIVE_STORAGE === "folder" && env.ARCHIVE_DIR === undefined && env.DATABASE_URL)
       ctx.addIssue({
         code: "custom",
         path: ["ARCHIVE_DIR"],
@@ -188,10 +211,7 @@ export const envSchema = envVariables
     metricsToken: env.METRICS_TOKEN,
     production: env.NODE_ENV === "production",
     archive: {
-      /** Where new results are stored; ARCHIVE_DIR alone keeps meaning `folder` (earlier releases). */
-      storage: env.ARCHIVE_STORAGE ?? (env.ARCHIVE_DIR === undefined ? "postgres" : "folder"),
-      /** Files archived to a folder are read from here whatever `storage` says now. */
-      dir: env.ARCHIVE_DIR,
+      ...archiveOf(env),
       /** Hosts besides PLATFORM_BASE_URL's origin that result files may be downloaded from. */
       allowedHosts: env.ARCHIVE_ALLOWED_HOSTS,
       maxFileBytes: env.ARCHIVE_MAX_FILE_MB * MB,

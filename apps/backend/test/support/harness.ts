@@ -115,7 +115,15 @@ export interface TestBackend extends TestInstance {
 }
 
 export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  // The harness opens its own database, so DATABASE_URL is unset here and the PGlite default (a
+  // folder beside PGLITE_DATA_DIR, in the working directory) would apply: archive into the
+  // database unless the test chooses.
+  const archive: Record<string, string> =
+    overrides.ARCHIVE_STORAGE === undefined && overrides.ARCHIVE_DIR === undefined
+      ? { ARCHIVE_STORAGE: "postgres" }
+      : {};
   return {
+    ...archive,
     PUBLIC_URL,
     PLATFORM_BASE_URL,
     PLATFORM_CLIENT_ID: CLIENT_ID,
