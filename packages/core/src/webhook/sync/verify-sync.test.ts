@@ -75,6 +75,13 @@ describe("verifyWebhookSync (spec 4.9, 5.7)", () => {
     expect(() => verifyWebhookSync({ ...delivery({ toleranceMs: -1 }), hmac })).toThrow(RangeError);
   });
 
+  it("throws a TypeError naming the choices when no HMAC is given", () => {
+    const none = delivery() as unknown as Parameters<typeof verifyWebhookSync>[0];
+    expect(() => verifyWebhookSync(none)).toThrow(/`hash`.*`createHmac` or `hmac`/);
+    const lacking = { ...delivery(), hash: undefined } as unknown as typeof none;
+    expect(() => verifyWebhookSync(lacking)).toThrow(TypeError);
+  });
+
   it("throws a TypeError when the hmac answers with a promise", () => {
     const hmac = ((secret: string, text: string) =>
       Promise.resolve(syncHmacSha256Hex(secret, text))) as unknown as HmacSha256HexSync;

@@ -92,7 +92,9 @@ export function verifyWebhookSync(input: VerifyWebhookSyncInput): WebhookVerific
       : input.createHmac !== undefined
         ? streamedMacMatches(input.createHmac, first, checked, signed.between)
         : constantTimeEqual(
-            syncMac(input.hmac(first, signingMessage(checked.timestamp, signed.raw, checked.body))),
+            syncMac(
+              givenHmac(input)(first, signingMessage(checked.timestamp, signed.raw, checked.body)),
+            ),
             checked.signature,
           );
   if (firstMatches) return verified(checked, 0, "raw");
@@ -147,6 +149,14 @@ function streamedMacMatches(
   return mac.length === 32
     ? constantTimeEqualHex(mac, checked.signature)
     : constantTimeEqual(mac, checked.signature);
+}
+
+/** `input.hmac`, or a TypeError naming the three choices when no HMAC was given at all. */
+function givenHmac(input: { readonly hmac?: HmacSha256HexSync }): HmacSha256HexSync {
+  if (typeof input.hmac === "function") return input.hmac;
+  throw new TypeError(
+    "verifyWebhookSync needs `hash` (node:crypto's, Node >= 20.12), `createHmac` or `hmac`",
+  );
 }
 
 /**
