@@ -115,6 +115,15 @@ describe("verifyWebhookSync with hash (node:crypto's one-shot shape)", () => {
     expect(verifyWebhookSync({ ...delivery(), hash })).toMatchObject({ ok: true });
   });
 
+  it("throws a TypeError when the hash answers hex instead of binary", () => {
+    const { hash } = recordingHash();
+    const hexHash = (algorithm: "sha256", data: Uint8Array) =>
+      Array.from(hash(algorithm, data, "binary"), (c) =>
+        c.charCodeAt(0).toString(16).padStart(2, "0"),
+      ).join("");
+    expect(() => verifyWebhookSync({ ...delivery(), hash: hexHash })).toThrow(/"binary"/);
+  });
+
   it("rejects the right signature over another body, and in uppercase", () => {
     const { hash } = recordingHash();
     const other = verifyWebhookSync({ ...delivery({ body: `${BODY} ` }), hash });

@@ -41,10 +41,12 @@ let scratch = new Uint8Array(4096);
 
 /**
  * HMAC-SHA256 of `timestamp` + `between` + `body` (the signing text's parts, spec 4.9 step 4;
- * `between` as text or already encoded) under `secret`, on a one-shot SHA-256 (RFC 2104): the inner hash of the padded key and the
- * message, then the outer hash. The message is copied into one reused buffer: the short parts by
- * hand when they are ASCII, a text body by the encoder. The MAC is returned as `"binary"` text,
- * 32 characters.
+ * `between` as text or already encoded) under `secret`, on a one-shot SHA-256 (RFC 2104): the
+ * inner hash of the padded key and the message, then the outer hash. The message is copied into
+ * one reused buffer: the short parts by hand when they are ASCII, a text body by the encoder.
+ * The MAC is returned as `"binary"` text, 32 characters.
+ *
+ * @throws TypeError when `hash` does not answer 32 characters (it ignored `"binary"`).
  */
 export function hmacSha256Binary(
   hash: HashSha256,
@@ -72,6 +74,9 @@ export function hmacSha256Binary(
     at += body.length;
   }
   const inner = hash("sha256", message.subarray(0, at), "binary");
+  if (inner.length !== DIGEST) {
+    throw new TypeError('verifyWebhookSync\'s hash must answer a SHA-256 digest as "binary" text');
+  }
   const outer = pads.outer;
   for (let i = 0; i < DIGEST; i++) outer[BLOCK + i] = inner.charCodeAt(i);
   return hash("sha256", outer, "binary");
