@@ -10,7 +10,7 @@ import {
   verifyWebhookSync,
   type WebhookVerification,
 } from "./index.ts";
-import { recordingCreateHmac, syncHmacSha256Hex } from "./sync-hmac.fixtures.ts";
+import { recordingCreateHmac, recordingHash, syncHmacSha256Hex } from "./sync-hmac.fixtures.ts";
 import { bodyBytes, vectorCases, type VectorCase } from "./vectors.fixtures.ts";
 
 const cases = vectorCases;
@@ -87,13 +87,15 @@ describe("published test vectors (test-vectors/webhook-signatures.json)", () => 
     expectOutcome(vector, await verifyWebhook({ ...inputOf(vector), hmac: syncHmacSha256Hex }));
   });
 
-  it.each(cases)("$id: verifyWebhookSync outcome, with hmac and with createHmac", (vector) => {
+  it.each(cases)("$id: verifyWebhookSync outcome, with hmac, createHmac and hash", (vector) => {
     for (const input of vector.body === undefined
       ? [inputOf(vector)]
       : [inputOf(vector), textInputOf(vector)]) {
       expectOutcome(vector, verifyWebhookSync({ ...input, hmac: syncHmacSha256Hex }));
       const { createHmac } = recordingCreateHmac();
       expectOutcome(vector, verifyWebhookSync({ ...input, createHmac }));
+      const { hash } = recordingHash();
+      expectOutcome(vector, verifyWebhookSync({ ...input, hash }));
     }
   });
 
