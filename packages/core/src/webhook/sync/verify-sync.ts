@@ -58,17 +58,19 @@ export type VerifyWebhookSyncInput = VerifyWebhookOptions &
  * outcome and diagnostics; only the HMAC must answer at once.
  *
  * The common case (the first secret, the raw reading) costs one HMAC and no promise: the signed
- * query of the last URL is remembered, and with `createHmac` the secret's bytes are cached, a
- * byte body is fed after the signing text's head instead of being copied into one message, and
- * the MAC is compared as bytes with the hex signature.
+ * query of the last URL is remembered; with `hash` core computes the HMAC from each secret's
+ * cached padded keys in two one-shot hashes; with `createHmac` the secret's bytes are cached and a
+ * byte body is fed after the signing text's head instead of being copied into one message. Either
+ * way the MAC is compared as bytes with the hex signature.
  *
- * @throws TypeError when no secret is given, one is empty, or `hmac` returns anything but a
- *   string; RangeError for a negative tolerance.
+ * @throws TypeError when no secret is given, one is empty, no HMAC is given, `hmac` returns
+ *   anything but a string or `hash` anything but 32 binary characters; RangeError for a negative
+ *   tolerance.
  *
  * @example
  * ```ts
- * import { createHmac } from "node:crypto";
- * const result = verifyWebhookSync({ body: rawBody, url: req.url, headers: req.headers, secrets, createHmac });
+ * import { hash } from "node:crypto";
+ * const result = verifyWebhookSync({ body: rawBody, url: req.url, headers: req.headers, secrets, hash });
  * if (!result.ok) return res.writeHead(401).end(result.code);
  * ```
  */
