@@ -1,5 +1,4 @@
-import type { HmacSha256HexSync } from "../hmac.ts";
-import { toHex } from "../hmac.ts";
+import { toHex, type HmacSha256HexSync } from "../hmac.ts";
 
 /**
  * A one-shot SHA-256 in the shape of `node:crypto`'s `hash` (Node ≥ 20.12): the digest of `data`
