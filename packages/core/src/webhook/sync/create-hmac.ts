@@ -1,4 +1,5 @@
 import type { HmacSha256HexSync } from "../hmac.ts";
+import { createSecretCache } from "./secret-cache.ts";
 
 /**
  * The part of an incremental HMAC that core uses: `update` with text (UTF-8) or bytes, then
@@ -51,23 +52,12 @@ export function hmacSha256HexFrom(createHmac: CreateHmac): HmacSha256HexSync {
 }
 
 const encoder = new TextEncoder();
-// A backend verifies for every user with a secret; 64 entries churned with 100 users.
-const SECRET_CACHE_SIZE = 1024;
-const secretCache = new Map<string, Uint8Array>();
+const secretCache = createSecretCache<Uint8Array>();
 
 /**
- * The UTF-8 bytes of `secret`, cached (first in, first out, 1024 secrets) because a server
- * verifies with the same few secrets all day. Only for a {@link CreateHmac}.
+ * The UTF-8 bytes of `secret`, cached (the last 1024 secrets) because a server verifies with the
+ * same secrets all day. Only for a {@link CreateHmac}.
  */
 export function secretBytes(secret: string): Uint8Array {
-  let bytes = secretCache.get(secret);
-  if (bytes === undefined) {
-    if (secretCache.size >= SECRET_CACHE_SIZE) {
-      const oldest = secretCache.keys().next();
-      if (oldest.done !== true) secretCache.delete(oldest.value);
-    }
-    bytes = encoder.encode(secret);
-    secretCache.set(secret, bytes);
-  }
-  return bytes;
+  return secretCache.get(secret) ?? secretCache.add(secret, encoder.encode(secret));
 }

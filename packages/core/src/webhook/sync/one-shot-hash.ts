@@ -1,4 +1,5 @@
 import { toHex, type HmacSha256HexSync } from "../hmac.ts";
+import { createSecretCache } from "./secret-cache.ts";
 
 /**
  * A one-shot SHA-256 in the shape of `node:crypto`'s `hash` (Node ≥ 20.12): the digest of `data`
@@ -29,9 +30,7 @@ interface Pads {
   readonly outer: Uint8Array;
 }
 
-// A backend verifies for every user with a secret; 64 entries churned with 100 users.
-const PADS_CACHE_SIZE = 1024;
-const padsCache = new Map<string, Pads>();
+const padsCache = createSecretCache<Pads>();
 
 // One message buffer, reused: the HMAC is synchronous, so no second call can run while one uses
 // it. Messages above the cap get a buffer of their own, so one large body does not stay resident.
@@ -54,7 +53,7 @@ export function hmacSha256Binary(
   between: string | Uint8Array,
   body: string | Uint8Array,
 ): string {
-  const pads = padsOf(hash, secret);
+  const pads = padsCache.get(secret) ?? padsCache.add(secret, padsFor(hash, secret));
   const bodyRoom = typeof body === "string" ? body.length * 3 : body.length;
   const room = BLOCK + (timestamp.length + between.length) * 3 + bodyRoom;
   const message = room <= scratch.length ? scratch : grow(room);
@@ -114,19 +113,6 @@ function grow(room: number): Uint8Array {
   const buffer = new Uint8Array(room);
   if (room <= SCRATCH_CAP) scratch = buffer;
   return buffer;
-}
-
-function padsOf(hash: HashSha256, secret: string): Pads {
-  let pads = padsCache.get(secret);
-  if (pads === undefined) {
-    if (padsCache.size >= PADS_CACHE_SIZE) {
-      const oldest = padsCache.keys().next();
-      if (oldest.done !== true) padsCache.delete(oldest.value);
-    }
-    pads = padsFor(hash, secret);
-    padsCache.set(secret, pads);
-  }
-  return pads;
 }
 
 function padsFor(hash: HashSha256, secret: string): Pads {
