@@ -21,12 +21,17 @@ export const MAX_ID_LENGTH = 200;
 // An unpaired surrogate, or NUL (matching NUL is the point here).
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|\u0000/g;
-// How JSON.stringify writes them: `\u0000` and `\udXXX` escapes (paired surrogates stay raw).
-const UNSTORABLE_ESCAPE = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
+// Any surrogate or NUL: a quick scan without look-around that rules out almost every string, so
+// the exact pattern (paired surrogates are fine) only runs on the rare text that has one.
+// eslint-disable-next-line no-control-regex
+const SUSPECT = /[\ud800-\udfff\u0000]/;
+const UNSTORABLE_ONE = new RegExp(UNSTORABLE.source); // no `g`: test() keeps no lastIndex
 
-/** `text` with NUL and unpaired surrogates replaced by U+FFFD. */
+const unstorable = (text: string) => SUSPECT.test(text) && UNSTORABLE_ONE.test(text);
+
+/** `text` with NUL and unpaired surrogates replaced by U+FFFD (the same string when it has none). */
 export function storableText(text: string): string {
-  return text.replace(UNSTORABLE, "\ufffd");
+  return unstorable(text) ? text.replace(UNSTORABLE, "\ufffd") : text;
 }
 
 /** An identifier usable as a unique key: storable, and hashed when too long for an index. */
@@ -36,34 +41,57 @@ export function storableId(id: string): string {
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
 
-/** Whether `value` nests objects or arrays deeper than `max` (iterative: safe at any depth). */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const [node, depth] = item;
+/**
+ * What one walk over a parsed JSON value finds: objects or arrays nested deeper than `max`
+ * (iterative, so safe at any depth; the root is at depth 0), or else a key or string the
+ * database refuses. Runs on every report on the webhook path, so it allocates no more than its
+ * two stacks.
+ */
+export function inspectJson(value: unknown, max: number): "too_deep" | "unstorable" | "storable" {
+  const nodes: unknown[] = [value];
+  const depths: number[] = [0];
+  let found: "unstorable" | "storable" = "storable";
+  const visit = (child: unknown, depth: number) => {
+    if (typeof child === "string") {
+      if (found === "storable" && unstorable(child)) found = "unstorable";
+    } else if (typeof child === "object" && child !== null) {
+      nodes.push(child);
+      depths.push(depth);
+    }
+  };
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const depth = depths.pop() ?? 0;
     if (typeof node !== "object" || node === null) continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+    if (depth >= max) return "too_deep";
+    if (Array.isArray(node)) {
+      for (const item of node as unknown[]) visit(item, depth + 1);
+      continue;
+    }
+    for (const key in node) {
+      if (found === "storable" && unstorable(key)) found = "unstorable";
+      visit((node as Record<string, unknown>)[key], depth + 1);
+    }
   }
-  return false;
+  return found;
 }
 
 /**
  * A JSON object made storable: the same object when nothing needs changing (the common case,
- * one walk and one `JSON.stringify`), a copy with every string (keys too) cleaned otherwise, and
- * a note instead of a value nested too deep.
+ * one walk), a copy with every string (keys too) cleaned otherwise, and a note instead of a
+ * value nested too deep.
  */
 export function storableObject(
   value: Record<string, unknown> | null | undefined,
 ): Record<string, unknown> | null | undefined {
   if (value === null || value === undefined) return value;
-  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) {
+  const found = inspectJson(value, MAX_JSON_DEPTH);
+  if (found === "too_deep") {
     return {
       overture_note: `The platform sent a value nested deeper than ${MAX_JSON_DEPTH} levels; it was not stored.`,
     };
   }
-  if (!UNSTORABLE_ESCAPE.test(JSON.stringify(value))) return value;
-  return clean(value) as Record<string, unknown>;
+  return found === "storable" ? value : (clean(value) as Record<string, unknown>);
 }
 
 function clean(value: unknown): unknown {

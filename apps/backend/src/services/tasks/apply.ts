@@ -144,28 +144,38 @@ export async function applyWithSteps(
 /**
  * The report with every value the platform chose made storable (lib/storable.ts): one the
  * database refuses would fail the transaction on every retry, and the task would never move.
+ * The same object when every value already is (nearly always): this runs for every webhook.
  */
 function storableReport(report: PlatformReport): PlatformReport {
   const text = (value: string | undefined) =>
     value === undefined ? undefined : storableText(value);
+  const platformTaskId =
+    report.platformTaskId === undefined ? undefined : storableId(report.platformTaskId);
+  const status = text(report.status);
+  const error = text(report.error);
+  const currency = text(report.currency);
+  const output = storableObject(report.output);
+  const usageInfo = storableObject(report.usageInfo);
+  const event = report.webhookEvent;
+  const eventId = event && storableId(event.eventId);
+  const unchanged =
+    platformTaskId === report.platformTaskId &&
+    status === report.status &&
+    error === report.error &&
+    currency === report.currency &&
+    output === report.output &&
+    usageInfo === report.usageInfo &&
+    eventId === event?.eventId;
+  if (unchanged) return report;
   return {
     ...report,
-    ...(report.platformTaskId !== undefined
-      ? { platformTaskId: storableId(report.platformTaskId) }
-      : {}),
-    ...(report.status !== undefined ? { status: text(report.status) } : {}),
-    ...(report.error !== undefined ? { error: text(report.error) } : {}),
-    ...(report.currency !== undefined ? { currency: text(report.currency) } : {}),
-    ...(report.output !== undefined ? { output: storableObject(report.output) } : {}),
-    ...(report.usageInfo !== undefined ? { usageInfo: storableObject(report.usageInfo) } : {}),
-    ...(report.webhookEvent
-      ? {
-          webhookEvent: {
-            ...report.webhookEvent,
-            eventId: storableId(report.webhookEvent.eventId),
-          },
-        }
-      : {}),
+    ...(platformTaskId !== undefined ? { platformTaskId } : {}),
+    ...(status !== undefined ? { status } : {}),
+    ...(error !== undefined ? { error } : {}),
+    ...(currency !== undefined ? { currency } : {}),
+    ...(output !== undefined ? { output } : {}),
+    ...(usageInfo !== undefined ? { usageInfo } : {}),
+    ...(event && eventId !== undefined ? { webhookEvent: { ...event, eventId } } : {}),
   };
 }
 
