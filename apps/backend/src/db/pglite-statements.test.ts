@@ -16,7 +16,7 @@ describe("PGlite's prepared statements", () => {
     first.prepared();
     const again = cache.plan([byId(2), byBoth(3, "it's")]);
     expect(again.prepare).toBe("prepare overture_s2 as select $1 + 1, $2::text");
-    expect(again.execute).toBe("execute overture_s1(2);\nexecute overture_s2(3, 'it''s')");
+    expect(again.execute).toBe("execute overture_s1(2);\nexecute overture_s2(3,  $ov$it's$ov$)");
   });
 
   it("prepares a text again when the PREPARE never ran", () => {
