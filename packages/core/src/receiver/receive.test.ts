@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signWebhook } from "../webhook/index.ts";
+import { recordingHash } from "../webhook/sync-hmac.fixtures.ts";
 import { bodyBytes, vectorCases, type VectorCase } from "../webhook/vectors.fixtures.ts";
 import {
   WEBHOOK_BODY_TOO_LARGE,
@@ -13,6 +14,9 @@ import {
 import { createWebhookMiddleware, type NodeRequestLike } from "./node.ts";
 
 const vectors = vectorCases;
+// node:crypto's one-shot `hash` in shape (core's tests import nothing from Node; the pack test
+// runs the README's receiver with the real one).
+const { hash } = recordingHash();
 const bytesOf = bodyBytes;
 type Vector = VectorCase;
 
@@ -90,6 +94,17 @@ describe("the receivers pass the published test vectors", () => {
     if (want.error) expect((JSON.parse(res.body) as { error?: string }).error).toBe(want.error);
     expect(events).toHaveLength(want.status === 200 ? 1 : 0);
   });
+
+  it.each(vectors)("$id: Node middleware verifying with a one-shot hash", async (v) => {
+    const events: unknown[] = [];
+    const middleware = createWebhookMiddleware({ ...receiverFor(v, events), hash });
+    const res = nodeResponse();
+    await middleware(nodeRequest("POST", targetOf(v.url), v.headers, bytesOf(v)), res);
+    const want = expectedAnswer(v);
+    expect(res.statusCode).toBe(want.status);
+    if (want.error) expect((JSON.parse(res.body) as { error?: string }).error).toBe(want.error);
+    expect(events).toHaveLength(want.status === 200 ? 1 : 0);
+  });
 });
 
 const SECRET = "receiver-test-secret";
@@ -150,6 +165,20 @@ describe("createWebhookHandler", () => {
     expect(await response.json()).toMatchObject({ error: "WEBHOOK_SIGNATURE_MISMATCH" });
     expect(rejections[0]?.diagnoses?.[0]?.code).toBe("FORMER_SECRET_MATCHES");
     expect(JSON.stringify(rejections)).not.toContain(SECRET);
+  });
+
+  it("verifies with a one-shot hash: accepts, and diagnoses a former secret", async () => {
+    const recorder = recordingHash();
+    expect((await receiver({ hash: recorder.hash }).handle(await signed())).status).toBe(200);
+    expect(recorder.calls.length).toBeGreaterThan(0);
+    const { handle, rejections } = receiver({ hash, secrets: "new", formerSecrets: [SECRET] });
+    expect((await handle(await signed())).status).toBe(401);
+    expect(rejections[0]?.diagnoses?.[0]?.code).toBe("FORMER_SECRET_MATCHES");
+  });
+
+  it("refuses to be given both hash and hmac", async () => {
+    const { handle } = receiver({ hash, hmac: () => "0".repeat(64) });
+    await expect(handle(await signed())).rejects.toThrow(TypeError);
   });
 
   it("answers a delivery outside the timestamp window with 401", async () => {
