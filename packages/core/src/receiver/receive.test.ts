@@ -84,27 +84,25 @@ describe("the receivers pass the published test vectors", () => {
     expect(events).toHaveLength(want.status === 200 ? 1 : 0);
   });
 
-  it.each(vectors)("$id: Node middleware, with the request target as received", async (v) => {
+  /** The middleware answers the vector as the spec says, with `extra` settings. */
+  async function middlewareAnswers(v: Vector, extra: Partial<WebhookReceiverOptions> = {}) {
     const events: unknown[] = [];
-    const middleware = createWebhookMiddleware(receiverFor(v, events));
+    const middleware = createWebhookMiddleware({ ...receiverFor(v, events), ...extra });
     const res = nodeResponse();
     await middleware(nodeRequest("POST", targetOf(v.url), v.headers, bytesOf(v)), res);
     const want = expectedAnswer(v);
     expect(res.statusCode).toBe(want.status);
     if (want.error) expect((JSON.parse(res.body) as { error?: string }).error).toBe(want.error);
     expect(events).toHaveLength(want.status === 200 ? 1 : 0);
-  });
+  }
 
-  it.each(vectors)("$id: Node middleware verifying with a one-shot hash", async (v) => {
-    const events: unknown[] = [];
-    const middleware = createWebhookMiddleware({ ...receiverFor(v, events), hash });
-    const res = nodeResponse();
-    await middleware(nodeRequest("POST", targetOf(v.url), v.headers, bytesOf(v)), res);
-    const want = expectedAnswer(v);
-    expect(res.statusCode).toBe(want.status);
-    if (want.error) expect((JSON.parse(res.body) as { error?: string }).error).toBe(want.error);
-    expect(events).toHaveLength(want.status === 200 ? 1 : 0);
-  });
+  it.each(vectors)("$id: Node middleware, with the request target as received", (v) =>
+    middlewareAnswers(v),
+  );
+
+  it.each(vectors)("$id: Node middleware verifying with a one-shot hash", (v) =>
+    middlewareAnswers(v, { hash }),
+  );
 });
 
 const SECRET = "receiver-test-secret";
