@@ -4,7 +4,7 @@ import { createIntakeLookup } from "../src/services/intake/lookup.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
 import { selectRows } from "./support/sql.ts";
-import { createTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
+import { createTask, getTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
 
 describeEachDriver("webhook intake lookup", (driver) => {
   let t: TestBackend;
@@ -47,6 +47,42 @@ describeEachDriver("webhook intake lookup", (driver) => {
     expect(counter.selects).toBe(1);
     expect(found.slice(0, 3).every((target) => target?.userId === user.userId)).toBe(true);
     expect(found[3]).toBeUndefined();
+  });
+
+  it("knows a primed key without a read", async () => {
+    const { lookup, counter } = countingLookup();
+    const target = {
+      taskId: "t",
+      userId: user.userId,
+      namespace: user.namespace,
+      platformTaskId: null,
+    };
+    lookup.prime("a".repeat(64), target);
+    expect(await lookup.target("a".repeat(64))).toEqual(target);
+    expect(counter.selects).toBe(0);
+  });
+
+  it("takes the first callback of a task it submitted without reading the task's key", async () => {
+    const query = t.database.query.bind(t.database);
+    let targetReads = 0;
+    t.database.query = (statement) => {
+      if (statement.name.startsWith("overture_intake_targets")) targetReads += 1;
+      return query(statement);
+    };
+    try {
+      const task = await createTask(t, user.session);
+      const before = t.webhookArrivals.length;
+      for (let round = 0; t.webhookArrivals.length === before; round += 1) {
+        expect(round, "no callback within 2 emulated minutes").toBeLessThan(24);
+        await t.emu.control.clock.advance(5_000);
+      }
+      await expect
+        .poll(async () => (await getTask(t, user.session, task.id)).status)
+        .not.toBe("waiting");
+      expect(targetReads).toBe(0);
+    } finally {
+      t.database.query = query;
+    }
   });
 
   it("says keys wait for a read from the first miss until the read is made", async () => {

@@ -71,6 +71,10 @@ export function createWebhookIntake(
     // came first. Letting it run first puts its events in this batch: one batch less to wait for.
     ...(deps.database.driver === "pglite" ? { oneMoreTurn: () => lookup.waiting } : {}),
   });
+  // The first callback of a task submitted here finds its target without a read.
+  runtime.onKeyIssued(({ keyHash, taskId, userId, namespace }) => {
+    lookup.prime(keyHash, { taskId, userId, namespace, platformTaskId: null });
+  });
   deps.webhookSecrets.onChange((userId, namespace) => {
     lookup.forgetSecrets(userId, namespace);
   });

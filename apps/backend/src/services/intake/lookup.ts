@@ -199,6 +199,11 @@ export function createIntakeLookup(options: {
         }
       });
     },
+    /** Remembers the task of a key this instance just issued, so that its first callback here
+     * costs no read (the platform may call back before the submit's answer: no platform id). */
+    prime(keyHash: string, target: WebhookTarget): void {
+      targets.set(keyHash, target);
+    },
     /** Remembers the platform id a callback proved (the submit response may still be on its way). */
     adopt(keyHash: string, target: WebhookTarget, platformTaskId: string): void {
       if (!target.platformTaskId) targets.set(keyHash, { ...target, platformTaskId });

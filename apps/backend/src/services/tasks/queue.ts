@@ -102,7 +102,12 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     while (free > 0) {
       const claimed = await claimNext(account, webhookExpected);
       if (!claimed) return;
-      const outcome = await submitClaimed(runtime, claimed.row, claimed.key);
+      const { row } = claimed;
+      if (row.webhookKeyHash) {
+        const { userId, namespace, id: taskId } = row;
+        runtime.keyIssued({ userId, namespace, taskId, keyHash: row.webhookKeyHash });
+      }
+      const outcome = await submitClaimed(runtime, row, claimed.key);
       if (outcome === "requeued") return; // quota full or platform unreachable: a later round retries
       if (outcome !== "rejected") free -= 1;
     }

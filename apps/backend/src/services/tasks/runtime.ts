@@ -45,6 +45,12 @@ export interface Account {
   namespace: string;
 }
 
+/** A task's callback key, as stored (hashed), once the task holding it is committed. */
+export interface IssuedCallbackKey extends Account {
+  keyHash: string;
+  taskId: string;
+}
+
 /**
  * What every task service shares: the merge context, the one transaction shape that applies
  * platform reports, and local state changes that append task events the same way.
@@ -52,6 +58,7 @@ export interface Account {
 export function createTaskRuntime(deps: TaskDeps) {
   const random = deps.random ?? Math.random;
   const freedListeners: ((accounts: Account[]) => void)[] = [];
+  const keyListeners: ((key: IssuedCallbackKey) => void)[] = [];
 
   const applyContext = (): ApplyContext => ({
     now: deps.clock.now(),
@@ -88,6 +95,22 @@ export function createTaskRuntime(deps: TaskDeps) {
           listener(result.freed);
         } catch (error) {
           deps.logger.warn({ err: errorMessage(error) }, "freed-quota listener failed");
+        }
+      }
+    },
+
+    /** Calls `listener` with each callback key issued on this instance, before its submit. */
+    onKeyIssued(listener: (key: IssuedCallbackKey) => void): void {
+      keyListeners.push(listener);
+    },
+
+    /** Tells the listeners of a callback key just committed with its task (queue.ts). */
+    keyIssued(key: IssuedCallbackKey): void {
+      for (const listener of keyListeners) {
+        try {
+          listener(key);
+        } catch (error) {
+          deps.logger.warn({ err: errorMessage(error) }, "callback-key listener failed");
         }
       }
     },
