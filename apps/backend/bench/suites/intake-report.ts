@@ -75,18 +75,15 @@ const openLoopWhy = (driver: Driver, offered: number, closedLoop: number, p50: n
     : "the load is well below capacity, so the tail is pauses (GC, the database, the scheduler), " +
       "not queueing.") +
   (driver === "pg"
-    ? " The backend's thread also waits for a CPU 29 % of the time. In bench/compare-intake.ts runs at " +
-      "5,200/s on 2026-11-27 the same build's p99 ranged 25–112 ms (over 100 where the backlog grew " +
-      "through the window); 3 or 4 batches in flight " +
-      "and a larger young generation did not lower it. At 3,600/s later that day the same build's p99 " +
-      "ranged 12–54 ms from one run to the next (medians of 5–6 runs 13–25 ms). The deliveries over " +
-      "the p99 come in a few bursts of 10–110 within 10–40 ms: about 60 % of them in bursts around a " +
-      "full GC (6–8 ms, three per 7 s, with event-loop stalls of 11–13 ms), the rest around young-" +
-      "generation GCs and the scheduler. The old generation fills at 10–18 MB/s, mostly with the " +
-      "callback-key cache (each delivery here is a task's first, kept 60 s). A 1 ms gather window, a " +
-      "second transaction only from 32 waiting events, a single transaction in flight and 32 or 64 MB " +
-      "young generations all stayed within that noise. Meeting it every time here takes a clearly " +
-      "higher capacity per event, not a different batching."
+    ? " Measured on 2026-11-27 with bench/compare-intake.ts at 2,630–3,600/s, the same build's p99 " +
+      "ranged 11–54 ms from one run to the next. Inside the backend a delivery spent p50 1.5 ms, p99 " +
+      "11 ms before its batch (the key lookup's round trip), and p50 8 ms, p99 27 ms waiting for and " +
+      "committing its batch, whose two messages took p50 1–2 ms, p99 8–11 ms although Postgres runs " +
+      "them in under a millisecond: the round trips wait for a CPU, shared on 2 cores with Postgres " +
+      "and the load generator. The deliveries over the p99 come in bursts, about 60 % of them around " +
+      "a full GC. A third less allocation per event, one round trip per batch instead of two (a " +
+      "prototype), 3 or 4 batches in flight, a 1 ms gather window, a bounded wait before a second " +
+      "transaction and 32 or 64 MB young generations all stayed within that noise."
     : "");
 
 const med = <T>(runs: readonly T[], pick: (run: T) => number) => median(runs.map(pick));
