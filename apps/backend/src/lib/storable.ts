@@ -44,8 +44,8 @@ export function storableId(id: string): string {
 /**
  * What one walk over a parsed JSON value finds: objects or arrays nested deeper than `max`
  * (iterative, so safe at any depth; the root is at depth 0), or else a key or string the
- * database refuses. Runs on every report on the webhook path, so it allocates no more than its
- * two stacks.
+ * database refuses. Runs on every report on the webhook path, so it allocates only its two
+ * stacks and one closure.
  */
 export function inspectJson(value: unknown, max: number): "too_deep" | "unstorable" | "storable" {
   const nodes: unknown[] = [value];
