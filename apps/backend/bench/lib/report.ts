@@ -16,10 +16,15 @@ export interface Figure {
   met?: boolean;
   /** How far from the target, in words ("8.6× the limit"), when missed. */
   shortBy?: string;
-  /** Why the target is missed on this machine, when it is. */
+  /** Why the target is missed on this machine, when it is (or when a round missed it). */
   why?: string;
   /** The value of each round (the figure is their median). */
   runs?: number[];
+  /**
+   * Whether each round alone met the target, when that can be judged. A median that meets the
+   * target while a round did not is reported as met narrowly, so a rerun that misses it is no surprise.
+   */
+  roundsMet?: boolean[];
   note?: string;
 }
 
@@ -47,7 +52,15 @@ const ratioText = (f: Figure) => (f.ratio === undefined ? "" : `×${fmt(f.ratio)
 const valueText = (f: Figure) => `${fmt(f.value)} ${f.unit}`;
 const referenceText = (f: Figure) =>
   f.reference ? `${f.reference.name}: ${fmt(f.reference.value)} ${f.unit}` : "";
-const metText = (f: Figure) => (f.met === undefined ? "" : f.met ? "met" : "MISSED");
+const metText = (f: Figure) =>
+  f.met === undefined ? "" : !f.met ? "MISSED" : isNarrow(f) ? `met in ${roundsText(f)}` : "met";
+
+/** Met by the median of its rounds while at least one round missed. */
+export const isNarrow = (f: Figure) => f.met === true && (f.roundsMet ?? []).includes(false);
+
+/** "2 of 3 rounds". */
+export const roundsText = (f: Figure) =>
+  `${(f.roundsMet ?? []).filter(Boolean).length} of ${(f.roundsMet ?? []).length} rounds`;
 
 export function columns(f: Figure): string[] {
   return [f.name, ratioText(f), valueText(f), referenceText(f), f.target ?? "", metText(f)];
