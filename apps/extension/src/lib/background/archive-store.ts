@@ -1,6 +1,7 @@
 import type { Waveform } from "../peaks.ts";
 import type { MediaLink } from "../types.ts";
 import type { CacheStorageLike } from "./audio-cache.ts";
+import { serialQueue } from "./serial.ts";
 
 // The background's memory of archived results (waveforms, media links), built by context.ts;
 // archive.ts reads through it with the context.
@@ -21,26 +22,27 @@ const keyOf = (backend: string, taskId: string) =>
  * later asks the network for nothing.
  */
 export function createPeaksStore(storage: CacheStorageLike | null) {
-  let queue: Promise<unknown> = Promise.resolve();
+  const serial = serialQueue();
   const open = () => storage?.open(PEAKS_CACHE_NAME);
   return {
     async get(backend: string, taskId: string): Promise<Waveform | null> {
       const response = await (await open())?.match(keyOf(backend, taskId));
       return response ? ((await response.json()) as Waveform) : null;
     },
-    put(backend: string, taskId: string, waveform: Waveform): Promise<void> {
-      const write = async () => {
+    put: (backend: string, taskId: string, waveform: Waveform): Promise<void> =>
+      serial(async () => {
         const cache = await open();
         if (!cache) return;
         const keys = await cache.keys();
         for (const stale of keys.slice(0, Math.max(0, keys.length - PEAKS_CACHE_MAX_ENTRIES + 1)))
           await cache.delete(stale);
         await cache.put(keyOf(backend, taskId), Response.json(waveform));
-      };
-      const next = queue.then(write, write);
-      queue = next.catch(() => undefined);
-      return next;
-    },
+      }),
+    /** Forgets one waveform (its track was deleted). */
+    delete: (backend: string, taskId: string): Promise<void> =>
+      serial(async () => {
+        await (await open())?.delete(keyOf(backend, taskId));
+      }),
     async clear(): Promise<void> {
       await storage?.delete(PEAKS_CACHE_NAME);
     },

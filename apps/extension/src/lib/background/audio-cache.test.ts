@@ -15,6 +15,17 @@ describe("the audio cache", () => {
     expect([...(hit?.bytes ?? [])]).toEqual(new Array(300).fill(5));
   });
 
+  it("forgets one track and keeps the others", async () => {
+    const storage = memoryCacheStorage();
+    const cache = createAudioCache(storage, 1_000);
+    await cache.put(BACKEND, "t1", audio(100));
+    await cache.put(BACKEND, "t2", audio(200));
+    await cache.delete(BACKEND, "t1");
+    expect(await cache.get(BACKEND, "t1")).toBeNull();
+    expect(await cache.get(BACKEND, "t2")).not.toBeNull();
+    expect(storage.bytesStored()).toBe(200);
+  });
+
   it("keeps each backend's tracks apart", async () => {
     const cache = createAudioCache(memoryCacheStorage(), 1_000);
     await cache.put(BACKEND, "t1", audio(10));

@@ -1,3 +1,5 @@
+import { serialQueue } from "./serial.ts";
+
 /**
  * Result audio the background already fetched, kept in the Cache API so that playing a track
  * again (in this view or a later one) transfers nothing. Bounded in bytes; when a new track does
@@ -36,6 +38,8 @@ export interface AudioCache {
    * tracks first; answers whether it was kept.
    */
   put(backend: string, taskId: string, audio: Blob): Promise<boolean>;
+  /** Forgets one track (its owner deleted it). */
+  delete(backend: string, taskId: string): Promise<void>;
   /** Forgets every track (sign-out, another backend). */
   clear(): Promise<void>;
 }
@@ -54,16 +58,12 @@ export function createAudioCache(
     return {
       get: () => Promise.resolve(null),
       put: () => Promise.resolve(false),
+      delete: () => Promise.resolve(),
       clear: () => Promise.resolve(),
     };
   const open = () => storage.open(AUDIO_CACHE_NAME);
   // One write at a time, so two tracks finishing together cannot both count the same free room.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(work, work);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+  const serial = serialQueue();
 
   async function sizes(cache: CacheLike): Promise<{ request: Request; size: number }[]> {
     const list = [];
@@ -98,6 +98,10 @@ export function createAudioCache(
         const headers = { "Content-Type": audio.type, [SIZE_HEADER]: String(size) };
         await cache.put(key, new Response(audio, { headers }));
         return true;
+      }),
+    delete: (backend, taskId) =>
+      serial(async () => {
+        await (await open()).delete(keyOf(backend, taskId));
       }),
     clear: () =>
       serial(async () => {

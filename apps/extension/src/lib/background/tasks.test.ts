@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, task } from "../../testing/fixtures.ts";
-import { snapshotItem } from "../storage.ts";
+import type { Waveform } from "../peaks.ts";
+import { backendUrl, snapshotItem } from "../storage.ts";
 import { NOTIFICATION_PREFIX } from "./notify.ts";
 import { POLL_ALARM } from "./poller.ts";
 import { applyTasks, checkActiveTasks } from "./tasks.ts";
@@ -158,5 +159,40 @@ describe("deletions in the snapshot", () => {
     const { ctx } = startTestBackground(fakeBackend());
     await applyTasks(ctx, [task({ status: "success", updated_at: later(2) })]);
     expect((await snapshotItem.getValue()).deletions).toEqual([]);
+  });
+});
+
+describe("a deleted track on this device", () => {
+  const waveform: Waveform = { bars: [0.5], duration: 1 };
+  const audio = () => new Blob([new Uint8Array([1, 2, 3])], { type: "audio/mpeg" });
+
+  it("keeps neither its audio nor its waveform once the deletion arrives, and leaves the others", async () => {
+    await signedIn({
+      tasks: [task({ id: "a", status: "success" }), task({ id: "b", status: "success" })],
+    });
+    const { ctx } = startTestBackground(fakeBackend());
+    const backend = (await backendUrl()) ?? "";
+    for (const id of ["a", "b"]) {
+      await ctx.audioCache.put(backend, id, audio());
+      await ctx.peaks.put(backend, id, waveform);
+    }
+    await applyTasks(ctx, [
+      task({ id: "a", status: "success", deleted_at: later(1), updated_at: later(1) }),
+    ]);
+    expect(await ctx.audioCache.get(backend, "a")).toBeNull();
+    expect(await ctx.peaks.get(backend, "a")).toBeNull();
+    expect(await ctx.audioCache.get(backend, "b")).not.toBeNull();
+    expect(await ctx.peaks.get(backend, "b")).toEqual(waveform);
+  });
+
+  it("keeps a track's audio while no deletion is among the rows applied", async () => {
+    await signedIn({ tasks: [task({ id: "a", status: "success" })] });
+    const { ctx } = startTestBackground(fakeBackend());
+    const backend = (await backendUrl()) ?? "";
+    await ctx.audioCache.put(backend, "a", audio());
+    await applyTasks(ctx, [
+      task({ id: "a", status: "success", title: "renamed", updated_at: later(1) }),
+    ]);
+    expect(await ctx.audioCache.get(backend, "a")).not.toBeNull();
   });
 });

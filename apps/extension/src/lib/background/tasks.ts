@@ -1,4 +1,5 @@
 import { activeCount, isActive, mergeTasks, newlyFinished, noteDeletions } from "../snapshot.ts";
+import { backendUrl } from "../storage.ts";
 import type { Task } from "../types.ts";
 import { showActiveCount } from "./badge.ts";
 import type { Context } from "./context.ts";
@@ -17,9 +18,27 @@ export async function applyTasks(ctx: Context, fresh: readonly Task[]): Promise<
     deletions: noteDeletions(s.deletions, fresh),
   }));
   await settle(before.tasks, after.tasks);
+  const noted = new Set(before.deletions.map((deletion) => deletion.id));
+  await forgetLocalCopies(
+    ctx,
+    after.deletions.flatMap((deletion) => (noted.has(deletion.id) ? [] : [deletion.id])),
+  );
   // A task that ended freed a slot (or a queued one took it): the quota shown must follow. Not
   // awaited: the live stream applies its next events meanwhile, and the read is coalesced.
   if (activeCount(before.tasks) !== activeCount(after.tasks)) void ctx.refreshQuota();
+}
+
+/**
+ * A track its owner deleted (here or on another device) keeps nothing on this device: its audio
+ * and its waveform go at once. Restored within the undo window, it is fetched again when played.
+ */
+async function forgetLocalCopies(ctx: Context, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const backend = (await backendUrl()) ?? "";
+  for (const id of ids) {
+    await ctx.audioCache.delete(backend, id).catch(() => undefined);
+    await ctx.peaks.delete(backend, id).catch(() => undefined);
+  }
 }
 
 /** Badge, notifications and alarm for a change of the task list from `before` to `after`. */
