@@ -9,7 +9,13 @@
 //   CPU profile written when it stops; --cpu-prof is refused in NODE_OPTIONS)
 //   BENCH_OPEN_ONLY=1 with BENCH_RATE: only the open-loop runs (no (c), no closed loop), so more
 //   rounds of the tail latency fit in the same time
-import { resolve } from "node:path";
+//   BENCH_TIMELINE=1 with BENCH_RATE: after the runs, a line per open-loop run on where its
+//   deliveries over the p99 were: beside event-loop stalls of the backend or of the load
+//   generator, or a GC (bench/lib/stall-probe.mjs in both; it adds a 2 ms timer to each)
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { LoadRequest, LoadResult } from "./workers/webhook-load.ts";
 import { createPgDatabase, createPgTemplate } from "./lib/databases.ts";
 import { cpuTimes, idleShare } from "./lib/machine.ts";
@@ -23,6 +29,7 @@ import {
 } from "./lib/procs.ts";
 import { startBackend } from "./lib/servers.ts";
 import { fmt, sleep } from "./lib/stats.ts";
+import { describeTimeline, readProbe } from "./lib/timeline.ts";
 import { readSettings } from "./suites/settings.ts";
 import { EVENT_TASKS } from "./suites/intake.ts";
 
@@ -39,8 +46,22 @@ const builds = (process.env.BENCH_COMPARE ?? "current=dist/index.js").split(",")
 const rate = Number(process.env.BENCH_RATE ?? 0);
 const openOnly = rate > 0 && process.env.BENCH_OPEN_ONLY === "1";
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const timelineDir =
+  rate > 0 && process.env.BENCH_TIMELINE === "1"
+    ? mkdtempSync(join(tmpdir(), "overture-timeline-"))
+    : undefined;
+const probe = (out: string) =>
+  timelineDir
+    ? {
+        env: { OVERTURE_STALL_PROBE_OUT: join(timelineDir, out) },
+        args: ["--import", pathToFileURL(resolve(import.meta.dirname, "lib/stall-probe.mjs")).href],
+      }
+    : { env: {}, args: [] };
+/** The open-loop runs to describe once the load generator has exited (and written its record). */
+const timelines: { label: string; deliveries: [number, number][]; probe: string }[] = [];
 const template = await createPgTemplate({ users: 100, tasks: EVENT_TASKS + 1 });
-const load = startWorker("webhook-load.ts");
+const loadProbe = probe("load.json");
+const load = startWorker("webhook-load.ts", loadProbe.env, loadProbe.args);
 await load.call("ready");
 
 const request = (port: number, run: string, ratePerSecond?: number): LoadRequest => ({
@@ -52,7 +73,7 @@ const request = (port: number, run: string, ratePerSecond?: number): LoadRequest
   users: 100,
   tasks: EVENT_TASKS,
   mode: "distinct",
-  ...(ratePerSecond ? { ratePerSecond } : {}),
+  ...(ratePerSecond ? { ratePerSecond, timeline: timelineDir !== undefined } : {}),
 });
 
 async function batches(url: string) {
@@ -103,10 +124,12 @@ try {
       const rates = openOnly ? [rate] : rate > 0 ? [undefined, rate] : [undefined];
       for (const offered of rates) {
         const db = await createPgDatabase(template.name);
+        const run = `${build.name}${round}${offered ? "o" : ""}`;
+        const backendProbe = probe(`${run}.json`);
         const backend = await startBackend(
           { url: db.url },
-          build.env,
-          nodeArgs,
+          { ...build.env, ...(offered ? backendProbe.env : {}) },
+          [...nodeArgs, ...(offered ? backendProbe.args : [])],
           undefined,
           build.path,
         );
@@ -117,7 +140,6 @@ try {
         const own0 = cpuSplitOf(backend.child.pid);
         const load0 = cpuSecondsOf(load.pid);
         const pg0 = postgresCpu(name);
-        const run = `${build.name}${round}${offered ? "o" : ""}`;
         const result = await load.call<LoadResult>("run", request(backend.port, run, offered));
         const idle = idleShare(cpu, cpuTimes()) ?? Number.NaN;
         const events = Object.values(result.statuses).reduce((a, n) => a + n, 0);
@@ -130,8 +152,15 @@ try {
         const pgUs = perEvent(postgresCpu(name) - pg0);
         const [s1 = 0, c1 = 0] = await batches(backend.url);
         const seconds = (settings.warmupMs + settings.durationMs) / 1000;
+        const label = `r${round} ${build.name}${offered ? ` @${offered}/s` : ""}`;
+        if (timelineDir && result.deliveries)
+          timelines.push({
+            label,
+            deliveries: result.deliveries,
+            probe: join(timelineDir, `${run}.json`),
+          });
         line(
-          `r${round} ${build.name}${offered ? ` @${offered}/s` : ""}`,
+          label,
           result,
           `${
             offered && result.openLoop
@@ -147,4 +176,9 @@ try {
 } finally {
   await load.stop();
   await template.drop();
+}
+if (timelineDir) {
+  const loadRecord = readProbe(join(timelineDir, "load.json"));
+  for (const { label, deliveries, probe: path } of timelines)
+    console.log(`${label} timeline: ${describeTimeline(deliveries, readProbe(path), loadRecord)}`);
 }

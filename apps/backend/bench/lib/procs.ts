@@ -152,11 +152,15 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-export function startWorker(file: string, env: Record<string, string | undefined> = {}): Worker {
+export function startWorker(
+  file: string,
+  env: Record<string, string | undefined> = {},
+  nodeArgs: readonly string[] = [],
+): Worker {
   const child = fork(resolve(import.meta.dirname, "../workers", file), [], {
     cwd: BACKEND_DIR,
     env: childEnv(env),
-    execArgv: ["--import", "tsx"],
+    execArgv: ["--import", "tsx", ...nodeArgs],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const tracked = track(child);
@@ -182,7 +186,10 @@ export function startWorker(file: string, env: Record<string, string | undefined
       });
     },
     async stop() {
+      // Disconnected, a worker exits by itself (serveWorker), running its exit handlers (a
+      // preload's record); SIGTERM only if it has not within a second.
       if (child.connected) child.disconnect();
+      await Promise.race([tracked.exited, sleep(1_000)]);
       await tracked.stop(5_000);
     },
   };

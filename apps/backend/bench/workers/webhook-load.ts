@@ -23,6 +23,8 @@ export interface LoadRequest {
    * when absent.
    */
   ratePerSecond?: number;
+  /** Also answer each measured delivery's due time and latency (bench/lib/timeline.ts). */
+  timeline?: boolean;
 }
 
 export interface LoadResult {
@@ -46,6 +48,8 @@ export interface LoadResult {
     backlogAtStart: number;
     backlogAtEnd: number;
   };
+  /** With `timeline`: [due (wall-clock ms), latency ms] of each measured delivery. */
+  deliveries?: [number, number][];
 }
 
 async function run(request: LoadRequest): Promise<LoadResult> {
@@ -63,6 +67,7 @@ async function run(request: LoadRequest): Promise<LoadResult> {
       : undefined;
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
+  const deliveries: [number, number][] = [];
   let next = 0;
   let errors = 0;
   // Answers received before the window opened and before it closed (open loop's backlog).
@@ -111,7 +116,10 @@ async function run(request: LoadRequest): Promise<LoadResult> {
         if (done <= measureFrom) answeredBeforeWindow += 1;
         if (done <= end) answeredBeforeEnd += 1;
         // Open loop: every delivery due in the window counts, however late its answer.
-        if (sent >= measureFrom && (rate !== undefined || done <= end)) latencies.push(done - sent);
+        if (sent >= measureFrom && (rate !== undefined || done <= end)) {
+          latencies.push(done - sent);
+          if (request.timeline) deliveries.push([performance.timeOrigin + sent, done - sent]);
+        }
       } catch {
         errors += 1;
         return;
@@ -131,6 +139,7 @@ async function run(request: LoadRequest): Promise<LoadResult> {
     statuses,
     answered2xx,
     errors,
+    ...(request.timeline ? { deliveries } : {}),
     ...(rate === undefined
       ? {}
       : {
