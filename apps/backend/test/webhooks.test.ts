@@ -15,6 +15,7 @@ interface Rejection {
   diagnoses: { code: string }[] | null;
   http_status: number;
   task_id: string | null;
+  namespace: string | null;
 }
 
 const GRACE_SECONDS = 60;
@@ -209,7 +210,7 @@ describeEachDriver("webhook intake", (driver) => {
   });
 
   describe("refused deliveries", () => {
-    it("refuses a bad signature with 401, records why, and stores nothing", async () => {
+    it("refuses a bad signature with 401, records why and for which task and account, and stores nothing", async () => {
       const task = await newTask();
       const body = event(task.platformId, "in_progress");
       const response = await deliver(task.url, body, { secret: "whsec_not-the-right-one" });
@@ -221,6 +222,7 @@ describeEachDriver("webhook intake", (driver) => {
         reason: "WEBHOOK_SIGNATURE_MISMATCH",
         http_status: 401,
         task_id: task.id,
+        namespace: user.namespace,
       });
     });
 

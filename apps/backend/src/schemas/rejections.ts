@@ -6,6 +6,10 @@ export const rejectionSchema = z
   .object({
     id: z.number().int(),
     task_id: z.string().nullable(),
+    namespace: z.string().nullable().openapi({
+      description:
+        "The platform account (namespace) of the task the delivery was for; null when it named no task of the user's",
+    }),
     reason: z.string().openapi({
       description:
         "`WEBHOOK_MISSING_HEADER`, `WEBHOOK_MALFORMED_TIMESTAMP`, `WEBHOOK_TIMESTAMP_OUT_OF_RANGE`, `WEBHOOK_SIGNATURE_MISMATCH`, `no_secret`, `malformed_body` or `task_mismatch`",

@@ -44,6 +44,7 @@ export function rejection(overrides: Record<string, unknown> = {}) {
   return {
     id: 1,
     task_id: "t1",
+    namespace: "demo",
     reason: "WEBHOOK_SIGNATURE_MISMATCH",
     message: "the signature matches no secret",
     diagnoses: null,

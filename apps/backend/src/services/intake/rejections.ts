@@ -1,7 +1,7 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { AppDatabase } from "../../db/client.ts";
-import { webhookRejections } from "../../db/schema/index.ts";
+import { tasks, webhookRejections } from "../../db/schema/index.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
 import type { RejectionPage } from "../../schemas/rejections.ts";
@@ -104,8 +104,9 @@ export function createRejectionRecorder(options: RejectionRecorderOptions) {
     /** The owner's recent rejections, newest first; `cursor` is the last id of the previous page. */
     async list(userId: number, limit: number, cursor?: number): Promise<RejectionPage> {
       const rows = await options.db
-        .select()
+        .select({ rejection: webhookRejections, namespace: tasks.namespace })
         .from(webhookRejections)
+        .leftJoin(tasks, eq(tasks.id, webhookRejections.taskId))
         .where(
           and(
             eq(webhookRejections.userId, userId),
@@ -116,9 +117,10 @@ export function createRejectionRecorder(options: RejectionRecorderOptions) {
         .limit(limit + 1);
       const page = rows.slice(0, limit);
       return {
-        rejections: page.map((r) => ({
+        rejections: page.map(({ rejection: r, namespace }) => ({
           id: r.id,
           task_id: r.taskId,
+          namespace,
           reason: r.reason,
           message: r.message,
           diagnoses: r.diagnoses ?? null,
@@ -126,7 +128,9 @@ export function createRejectionRecorder(options: RejectionRecorderOptions) {
           received_at: r.receivedAt.toISOString(),
         })),
         next_cursor:
-          rows.length > limit && page.length > 0 ? String(page[page.length - 1]?.id) : null,
+          rows.length > limit && page.length > 0
+            ? String(page[page.length - 1]?.rejection.id)
+            : null,
       };
     },
   };

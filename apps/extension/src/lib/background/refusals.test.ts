@@ -39,15 +39,34 @@ describe("background: refused webhook deliveries", () => {
     });
   });
 
-  it("finds the account of a refused task it does not know, and leaves out other accounts", async () => {
+  it("takes each refusal's account from the backend's list, asking about no task, and leaves out other accounts", async () => {
     await signedIn();
     const backend = fakeBackend({
       "GET /api/namespaces/demo/webhook-secret": configured(),
       "GET /api/webhook-rejections": () =>
         json({
           rejections: [
-            rejection({ id: 5, task_id: "t8", received_at: "2025-01-01T10:03:00.000Z" }),
-            rejection({ id: 4, task_id: "t9", received_at: "2025-01-01T10:03:00.000Z" }),
+            rejection({ id: 5, task_id: "t8", namespace: "demo" }),
+            rejection({ id: 4, task_id: "t9", namespace: "acme" }),
+          ],
+          next_cursor: null,
+        }),
+    });
+    startTestBackground(backend);
+    const snapshot = await send("state/refresh");
+    expect(snapshot.webhookRefusals.map((r) => r.task_id)).toEqual(["t8"]);
+    expect(backend.calls("GET", "/api/tasks/t8")).toHaveLength(0);
+  });
+
+  it("with a backend that does not name the account, finds the account of a refused task it does not know", async () => {
+    await signedIn();
+    const backend = fakeBackend({
+      "GET /api/namespaces/demo/webhook-secret": configured(),
+      "GET /api/webhook-rejections": () =>
+        json({
+          rejections: [
+            rejection({ id: 5, task_id: "t8", namespace: undefined }),
+            rejection({ id: 4, task_id: "t9", namespace: undefined }),
           ],
           next_cursor: null,
         }),
@@ -101,10 +120,15 @@ describe("background: refused webhook deliveries", () => {
         }),
       "GET /api/webhook-rejections": () =>
         json({
-          rejections: [rejection({ task_id: "t9", received_at: "2025-01-01T10:03:00.000Z" })],
+          rejections: [
+            rejection({
+              task_id: "t9",
+              namespace: "acme",
+              received_at: "2025-01-01T10:03:00.000Z",
+            }),
+          ],
           next_cursor: null,
         }),
-      "GET /api/tasks/t9": () => json(task({ id: "t9", namespace: "acme" })),
     });
     startTestBackground(backend);
     const refusals = await send("webhook/refusals", { namespace: "acme" });

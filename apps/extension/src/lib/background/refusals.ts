@@ -5,17 +5,21 @@ import type { Context } from "./context.ts";
 
 /** Refusals read at a time: the backend lists newest first, and only recent ones matter. */
 const PAGE = 50;
-/** Tasks looked up to learn a refusal's account (the list names the task, not the account). */
+/** Tasks looked up to learn a refusal's account, when the backend's list does not name it. */
 const LOOKUPS = 10;
 
 /**
- * The person's recent refused deliveries with their account, taken from the known tasks or, for
- * a few unknown ones, asked of the backend. A refusal whose account cannot be learned is left
+ * The person's recent refused deliveries with their account, as the backend names it, else taken
+ * from the known tasks or, for a few unknown ones, asked of the backend. A refusal whose account cannot be learned is left
  * out rather than shown under the wrong account.
  */
 export async function loadRefusals(api: Api, known: readonly Task[]): Promise<Refusal[]> {
   const rows = await api.webhookRejections(PAGE);
   const namespaces = new Map(known.map((task) => [task.id, task.namespace]));
+  // The backend names each refusal's account; one from before it did leaves it out.
+  for (const row of rows)
+    if (row.task_id !== null && typeof row.namespace === "string")
+      namespaces.set(row.task_id, row.namespace);
   const unknown = [...new Set(rows.map((r) => r.task_id))].filter(
     (id): id is string => id !== null && !namespaces.has(id),
   );
