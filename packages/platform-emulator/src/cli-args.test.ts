@@ -97,6 +97,13 @@ describe("CLI options", () => {
     ).toThrow(/--port[\s\S]*--backend-url[\s\S]*--profile[\s\S]*--speed[\s\S]*--rotation/);
   });
 
+  it("reads flags after the -- that pnpm run passes through (pnpm start -- --port 4317)", () => {
+    expect(parseCliArgs(["--", "--port", "4317", "--profile", "live"], {})).toMatchObject({
+      port: 4317,
+      profile: "live",
+    });
+  });
+
   it("refuses unknown flags", () => {
     expect(() => parseCliArgs(["--colour"], {})).toThrow();
   });

@@ -48,7 +48,8 @@ Options (flag, or environment variable):
 /** Reads flags, then environment variables, then defaults; throws listing every bad value. */
 export function parseCliArgs(argv: string[], env: Record<string, string | undefined>): CliConfig {
   const { values } = parseArgs({
-    args: argv,
+    // `pnpm start -- <flags>` hands the `--` on to the script (pnpm ≥ 7); npm and npx drop it.
+    args: argv[0] === "--" ? argv.slice(1) : argv,
     strict: true,
     options: {
       host: { type: "string" },

@@ -30,9 +30,18 @@ export function createProxyTokenService(
 ): ProxyTokenService {
   return {
     async mint(grant, token) {
-      const iat = Math.floor(clock.now() / 1000);
+      const now = clock.now();
+      const iat = Math.floor(now / 1000);
       const expiresIn = options.proxyTokenTtlSeconds;
-      const jwt = await new SignJWT({ ns: token.namespace, tid: token.id, gid: grant.id })
+      // `exp` is whole seconds from the floored `iat`, so alone it would end the token up to a
+      // second before the expires_in that 2.5 makes authoritative; `exp_ms` holds the exact end.
+      const claims = {
+        ns: token.namespace,
+        tid: token.id,
+        gid: grant.id,
+        exp_ms: now + expiresIn * 1000,
+      };
+      const jwt = await new SignJWT(claims)
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
@@ -50,8 +59,12 @@ export function createProxyTokenService(
           issuer: ISSUER,
           audience: AUDIENCE,
           currentDate: new Date(clock.now()),
+          // jose compares whole seconds; the exact end is checked below.
+          clockTolerance: 1,
         });
-        const { gid, tid, ns } = payload;
+        const { gid, tid, ns, exp_ms: expMs } = payload;
+        const end = typeof expMs === "number" ? expMs : (payload.exp ?? 0) * 1000;
+        if (clock.now() >= end) return undefined;
         if (typeof gid !== "string" || !grants.isLive(gid)) return undefined;
         const token = typeof tid === "number" ? state.consoleTokens.get(tid) : undefined;
         return token?.namespace === ns ? token : undefined;

@@ -64,8 +64,11 @@ export function openRoutes(ctx: EmulatorContext): Hono {
     if (auth instanceof Response) return auth;
     const refused = memberNamespace(c, auth);
     if (refused) return refused;
-    const id = Number(c.req.param("id"));
-    const token = Number.isInteger(id) ? ctx.state.consoleTokens.get(id) : undefined;
+    // The id as 4.4 lists it, in decimal: `0x65`, `101.0` or ` 101` are not other spellings of 101.
+    const text = c.req.param("id");
+    const token = /^[1-9][0-9]{0,15}$/.test(text)
+      ? ctx.state.consoleTokens.get(Number(text))
+      : undefined;
     if (token?.namespace !== c.req.param("namespace"))
       return jsonError(
         404,

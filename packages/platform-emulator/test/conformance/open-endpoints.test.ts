@@ -5,6 +5,7 @@ import {
 } from "@overture/core/schemas";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
+import { createClock } from "../../src/clock/clock.ts";
 import { bearer, CLIENT, json, manualEmulator } from "../helpers/emulator.ts";
 import { refreshRequest, signIn } from "../helpers/oauth.ts";
 
@@ -103,9 +104,29 @@ describe("open endpoints (spec 4.3–4.5, 5 rule 3, 3.2 rule 2)", () => {
     expect((await get(emu, "/api/open/v1/demo/tokens/201", access_token)).status).toBe(404);
   });
 
+  it.each(["0x65", "101.0", "%20101", "0101"])(
+    "4.5: {id} is the decimal id of 4.4: %s is 404, not another spelling of a token's id",
+    async (id) => {
+      const emu = manualEmulator();
+      const { access_token } = await signIn(emu);
+      expect((await get(emu, "/api/open/v1/demo/tokens/101", access_token)).status).toBe(200);
+      const res = await get(emu, `/api/open/v1/demo/tokens/${id}`, access_token);
+      expect(res.status).toBe(404);
+      expect(await json(res)).toMatchObject({ error: "token_not_found" });
+    },
+  );
+
   it("5 rule 4: the proxy token authorizes task endpoints for the token's account", async () => {
     const emu = manualEmulator();
     const proxy = await proxyToken(emu);
+    expect((await get(emu, "/v1/tasks/available-quota", proxy)).status).toBe(200);
+  });
+
+  it("5 rule 4-5: the OAuth access_token itself is refused by task endpoints (401); its proxy token works", async () => {
+    const emu = manualEmulator();
+    const { access_token } = await signIn(emu);
+    expect((await get(emu, "/v1/tasks/available-quota", access_token)).status).toBe(401);
+    const proxy = await proxyToken(emu, access_token);
     expect((await get(emu, "/v1/tasks/available-quota", proxy)).status).toBe(200);
   });
 
@@ -117,6 +138,18 @@ describe("open endpoints (spec 4.3–4.5, 5 rule 3, 3.2 rule 2)", () => {
     expect((await get(emu, "/v1/tasks/available-quota", proxy)).status).toBe(401);
     const fresh = await proxyToken(emu, access_token);
     expect((await get(emu, "/v1/tasks/available-quota", fresh)).status).toBe(200);
+  });
+
+  it("2.5, 3.2 rule 2: a proxy token minted mid-second works for its full expires_in, to the millisecond", async () => {
+    const emu = manualEmulator({
+      clock: createClock({ mode: "manual", start: 1_767_225_600_500 }),
+    });
+    const { access_token } = await signIn(emu);
+    const proxy = await proxyToken(emu, access_token);
+    await emu.control.clock.advance(1_799_999);
+    expect((await get(emu, "/v1/tasks/available-quota", proxy)).status).toBe(200);
+    await emu.control.clock.advance(1);
+    expect((await get(emu, "/v1/tasks/available-quota", proxy)).status).toBe(401);
   });
 
   it("3.2 rule 2: revoking the authorization invalidates proxy, access and refresh tokens at once", async () => {
