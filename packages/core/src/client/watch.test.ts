@@ -269,9 +269,9 @@ describe("watchTask", () => {
 
   it("yields the task with its full body", async () => {
     const { fake, client } = setupClient();
-    fake.reply(task("success", { output: { file_url: "u" }, completed_at: 1 }));
+    fake.reply(task("success", { output: { file_url: "u" }, completed_at: 1_700_000_061_000 }));
     for await (const item of client.watchTask("tok", "t1")) {
-      expect(item).toMatchObject({ output: { file_url: "u" }, completed_at: 1 });
+      expect(item).toMatchObject({ output: { file_url: "u" }, completed_at: 1_700_000_061_000 });
     }
   });
 

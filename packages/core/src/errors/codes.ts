@@ -41,7 +41,8 @@ export const PLATFORM_BAD_REQUEST = "PLATFORM_BAD_REQUEST";
 
 /**
  * The concurrency quota is full: no new task until one ends (spec 7, 8). Detected from the
- * body (`quota_exceeded`, or a 429/403 whose message names the quota or concurrency).
+ * body (`quota_exceeded`, or a 4xx other than 401 and 404 whose message names the quota or
+ * concurrency, in English or Chinese).
  *
  * @example
  * ```ts

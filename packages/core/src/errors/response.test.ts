@@ -16,6 +16,12 @@ describe("readErrorBody (spec 7)", () => {
       "field required; too long",
     ],
     ["Service Unavailable", undefined, "Service Unavailable"],
+    [{ error_message: "必传参数: prompt" }, undefined, "必传参数: prompt"],
+    [
+      { code: 500, message: "Service Temporarily Unavailable" },
+      "500",
+      "Service Temporarily Unavailable",
+    ],
   ])("reads %j", (body, code, message) => {
     expect(readErrorBody(body)).toEqual({
       ...(code === undefined ? {} : { code }),
@@ -101,6 +107,30 @@ describe("errorFromResponse", () => {
     expect(errorFromResponse({ status: 429, body: { message: "quota exhausted" } }).code).toBe(
       "QUOTA_EXHAUSTED",
     );
+  });
+
+  it("names the platform's error_message in the message of a 400, as the live platform answers", () => {
+    const error = errorFromResponse({
+      status: 400,
+      body: { error_message: "必传参数: prompt" },
+      request: "POST /v1/async/music/generations",
+    });
+    expect(error.code).toBe("PLATFORM_BAD_REQUEST");
+    expect(error.message).toContain(": 必传参数: prompt");
+  });
+
+  it.each([
+    [400, { message: "Task quota exceeded, wait for running tasks" }],
+    [400, { error_message: "并发任务数已达上限" }],
+    [429, { message: "当前账户配额不足" }],
+  ])("reads a %i whose message names the quota as QUOTA_EXHAUSTED: %j", (status, body) => {
+    expect(errorFromResponse({ status, body }).code).toBe("QUOTA_EXHAUSTED");
+  });
+
+  it("does not read a 401 or a 404 that mentions quota as QUOTA_EXHAUSTED", () => {
+    const body = { message: "quota service: token expired" };
+    expect(errorFromResponse({ status: 401, body }).code).toBe("PLATFORM_UNAUTHORIZED");
+    expect(errorFromResponse({ status: 404, body }).code).toBe("PLATFORM_NOT_FOUND");
   });
 
   it("carries the task id when given", () => {

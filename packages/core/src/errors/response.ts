@@ -46,8 +46,9 @@ function detailText(detail: unknown): string | undefined {
 /**
  * Reads the error code and message of an error body in any shape Overture recognises (spec 7
  * does not show the format): `{ error, message }`, `{ error, error_description }`,
- * `{ message }`, `{ error: { code, message } }`, `{ code, message }`, `{ detail }` (a string or
- * a list of `{ msg }`), or a short plain-text body. Never throws.
+ * `{ message }`, `{ error_message }` (seen live), `{ error: { code, message } }`,
+ * `{ code, message }` (a code may be a number), `{ detail }` (a string or a list of `{ msg }`),
+ * or a short plain-text body. Never throws.
  *
  * @example
  * ```ts
@@ -64,15 +65,20 @@ export function readErrorBody(body: unknown): ErrorBodyReading {
     typeof record.error === "object" && record.error !== null
       ? (record.error as Record<string, unknown>)
       : {};
-  const nestedCode = typeof nested.code === "number" ? String(nested.code) : text(nested.code);
   return withoutEmpty({
-    code: text(record.error) ?? nestedCode ?? text(record.code),
+    code: text(record.error) ?? codeText(nested.code) ?? codeText(record.code),
     message:
       text(record.message) ??
+      text(record.error_message) ??
       text(record.error_description) ??
       text(nested.message) ??
       detailText(record.detail),
   });
+}
+
+/** A code given as text or as a number (`{"code":500,"message":…}` is seen live). */
+function codeText(value: unknown): string | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? String(value) : text(value);
 }
 
 function withoutEmpty(reading: ErrorBodyReading): ErrorBodyReading {
@@ -104,7 +110,13 @@ export interface ErrorResponse {
 }
 
 const QUOTA_CODE = /quota/i;
-const QUOTA_MESSAGE = /quota|concurren/i;
+// The live platform writes its messages in Chinese too (`必传参数: …`): 配额 is quota, 并发 concurrency.
+const QUOTA_MESSAGE = /quota|concurren|配额|并发/i;
+
+/** A 4xx that may carry a full quota: not 401 (the token) nor 404 (the address). */
+function mayBeQuota(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 401 && status !== 404;
+}
 
 function codeFor(
   status: number,
@@ -119,8 +131,9 @@ function codeFor(
     if (status === 401) return OAUTH_INVALID_CLIENT;
   }
   if (reading.code !== undefined && QUOTA_CODE.test(reading.code)) return QUOTA_EXHAUSTED;
-  if ((status === 429 || status === 403) && QUOTA_MESSAGE.test(reading.message ?? ""))
-    return QUOTA_EXHAUSTED;
+  // The quota answer is not documented (spec 7 only says the submit fails); clients read a 4xx
+  // whose message names the quota, whatever its status.
+  if (mayBeQuota(status) && QUOTA_MESSAGE.test(reading.message ?? "")) return QUOTA_EXHAUSTED;
   if (status === 401) return PLATFORM_UNAUTHORIZED;
   if (status === 403) return PLATFORM_FORBIDDEN;
   if (status === 404) return PLATFORM_NOT_FOUND;
@@ -148,7 +161,8 @@ const SUMMARY: Record<PlatformErrorCode, string> = {
 
 /**
  * The {@link PlatformError} for a non-2xx response: the code from the status and the body (a
- * quota body on 429/403 is `QUOTA_EXHAUSTED`, other 429s `PLATFORM_RATE_LIMITED`; on the token
+ * quota code, or a 4xx other than 401 and 404 whose message names the quota or concurrency, is
+ * `QUOTA_EXHAUSTED`, other 429s `PLATFORM_RATE_LIMITED`; on the token
  * endpoint `invalid_grant` / `invalid_client` become `OAUTH_*`), and a message that names the
  * problem, the request and the platform's own message (spec 7).
  *

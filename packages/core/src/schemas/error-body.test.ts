@@ -8,8 +8,13 @@ describe("platformErrorBodySchema (spec 7)", () => {
     ["a bare { message }", { message: "prompt is required" }],
     ["a nested { error: { code, message } }", { error: { code: "E400", message: "bad" } }],
     ["a { detail }", { detail: [{ msg: "field required" }] }],
+    ["the live { error_message }", { error_message: "必传参数: prompt" }],
   ])("parses %s", (_name, body) => {
     expect(platformErrorBodySchema.parse(body)).toEqual(body);
+  });
+
+  it("rejects an error_message that is not text", () => {
+    expect(platformErrorBodySchema.safeParse({ error_message: 42 }).success).toBe(false);
   });
 
   it("rejects an error that is neither a string nor an object", () => {

@@ -3,8 +3,9 @@ import { z } from "zod";
 /**
  * Error bodies the platform (or a gateway in front of it) may answer with. The spec does not show
  * the format (spec 7), so every shape Overture recognises parses: `{ error, message }` (the
- * emulator), RFC 6749 `{ error, error_description }`, `{ message }`, `{ error: { code, message } }`
- * and `{ detail }`. All fields are optional; unknown fields are kept.
+ * emulator), RFC 6749 `{ error, error_description }`, `{ message }`, the live `{ error_message }`,
+ * `{ error: { code, message } }` and `{ detail }`. All fields are optional; unknown fields are
+ * kept.
  *
  * @example
  * ```ts
@@ -22,6 +23,8 @@ export const platformErrorBodySchema = z.looseObject({
     ])
     .optional(),
   message: z.string().optional(),
+  /** The live platform's field for the text (`必传参数: prompt`, docs/platform-facts.md). */
+  error_message: z.string().optional(),
   error_description: z.string().optional(),
   detail: z.unknown().optional(),
 });

@@ -126,6 +126,35 @@ describe("taskSchema (spec 2.6, 4.7)", () => {
     });
   });
 
+  it("reads timestamps given in seconds (10 digits) as ms, as some endpoint may send them", () => {
+    const inSeconds = { ...real, created_at: 1_700_000_000, completed_at: "1700000061" };
+    expect(taskSchema.parse(inSeconds)).toMatchObject({
+      created_at: 1_700_000_000_000,
+      started_at: 1_700_000_001_000,
+      completed_at: 1_700_000_061_000,
+    });
+  });
+
+  it("parses the live task record: ids of 32 characters, status failure, price and currency", () => {
+    const live = {
+      task_id: "SBOMLX0YXU8SVJQXY6CNWVJ7OJAND5TK",
+      status: "failure",
+      created_at: 1_787_474_128_023,
+      started_at: 1_787_474_129_000,
+      completed_at: 1_787_474_190_000,
+      output: { error: { code: 500, message: "Service Temporarily Unavailable" } },
+      urls: {
+        get: "https://ai.gitee.com/api/v1/task/SBOMLX0YXU8SVJQXY6CNWVJ7OJAND5TK",
+        cancel: "https://ai.gitee.com/api/v1/task/SBOMLX0YXU8SVJQXY6CNWVJ7OJAND5TK/cancel",
+      },
+      price: 0.12,
+      currency: "CNY",
+      usage_info: null,
+    };
+    expect(taskSchema.parse(live)).toEqual(live);
+    expect(taskErrorMessage(taskSchema.parse(live))).toBe("Service Temporarily Unavailable (500)");
+  });
+
   it("rejects a body without status", () => {
     expect(taskSchema.safeParse({ task_id: "t1" }).success).toBe(false);
   });
@@ -152,6 +181,25 @@ describe("callbackEventSchema (spec 2.7)", () => {
     expect(callbackEventSchema.parse({ ...event, completed_at: 1 })).toMatchObject({
       completed_at: 1,
     });
+  });
+
+  it("parses the platform's documented callback example, with usage_info null as well", () => {
+    const documented = {
+      event_id: "7f2a278fad9c4300b4f114aaf30b84b6",
+      task_id: "SBOMLX0YXU8SVJQXY6CNWVJ7OJAND5TK",
+      status: "success",
+      output: { file_url: "https://cdn.test/a.wav?X-Amz-Expires=604800" },
+      usage_info: {
+        unit: "seconds",
+        quantity: 6,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        resolution: null,
+      },
+    };
+    expect(callbackEventSchema.parse(documented)).toEqual(documented);
+    const withoutUsage = { ...documented, usage_info: null };
+    expect(callbackEventSchema.parse(withoutUsage)).toEqual(withoutUsage);
   });
 
   it("rejects an event without event_id", () => {

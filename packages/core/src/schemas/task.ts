@@ -124,14 +124,32 @@ export const submitResponseSchema = z.looseObject({
  */
 export type SubmitResponse = z.infer<typeof submitResponseSchema>;
 
-/** A millisecond timestamp, missing or `null` while it does not apply yet. */
-const timestampMs = numberish.nullish();
+/**
+ * Below this a task timestamp is read as seconds: 1e11 ms is March 1973, and 1e11 s is far
+ * beyond any date the platform sends.
+ */
+const SECONDS_BELOW = 1e11;
+
+/**
+ * A timestamp in ms since the epoch, missing or `null` while it does not apply yet. The live
+ * records carry ms (13 digits), but some endpoint may answer in seconds (10 digits, seen
+ * normalised by another client): a value below {@link SECONDS_BELOW} is read as seconds and
+ * converted, so a consumer never places a task in January 1970.
+ */
+const timestampMs = numberish
+  .nullish()
+  .transform((value) =>
+    typeof value === "number" && value > 0 && value < SECONDS_BELOW
+      ? Math.round(value * 1000)
+      : value,
+  );
 
 /**
  * A task as the query, status and record endpoints return it (spec 2.6, 4.7). Only `status` is
  * required: the spec promises "at least `status` and, on success, `output`". `status` stays a
  * string, so an unknown status parses and is reported by `mergeStatus` of `@overture/core/task`
- * instead of crashing. Timestamps (`created_at`, `started_at`, `completed_at`) are in ms.
+ * instead of crashing. Timestamps (`created_at`, `started_at`, `completed_at`) come out in ms,
+ * whether the platform sent ms (13 digits) or seconds (10 digits, converted).
  *
  * @example
  * ```ts
@@ -243,17 +261,6 @@ export function taskErrorMessage(
 }
 
 /**
- * The result link of a finished task (spec 2.6): `output.file_url`, or `output.url`, which some
- * live outputs use instead (docs/platform-facts.md). `undefined` when the output has neither.
- * The link is signed and expires (about 7 days live, "usually 24 hours" in spec 8).
- *
- * @example
- * ```ts
- * taskResultUrl({ output: { url: "https://cdn.example/song.wav?X-Amz-Expires=604800" } });
- * // "https://cdn.example/song.wav?X-Amz-Expires=604800"
- * ```
- */
-/**
  * When a pre-signed result link stops working, in ms since the epoch, read from its own query:
  * `X-Amz-Date` (`YYYYMMDDTHHMMSSZ`) plus `X-Amz-Expires` seconds (S3-style; also the
  * `X-Goog-` pair). Live links carry `X-Amz-Expires=604800`, 7 days (docs/platform-facts.md).
@@ -287,6 +294,17 @@ export function signedLinkExpiresAt(link: string): number | undefined {
   return undefined;
 }
 
+/**
+ * The result link of a finished task (spec 2.6): `output.file_url`, or `output.url`, which some
+ * live outputs use instead (docs/platform-facts.md). `undefined` when the output has neither.
+ * The link is signed and expires (about 7 days live, "usually 24 hours" in spec 8).
+ *
+ * @example
+ * ```ts
+ * taskResultUrl({ output: { url: "https://cdn.example/song.wav?X-Amz-Expires=604800" } });
+ * // "https://cdn.example/song.wav?X-Amz-Expires=604800"
+ * ```
+ */
 export function taskResultUrl(task: {
   output?: { file_url?: unknown; url?: unknown } | null;
 }): string | undefined {
