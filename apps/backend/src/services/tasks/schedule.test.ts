@@ -15,9 +15,19 @@ describe("poll schedule", () => {
   });
 
   it("jitters by ±20 %", () => {
-    const subject = { webhookExpected: false, startedAt: NOW, pollCount: 0 };
-    expect(nextPollDelay(subject, NOW, low)).toBe(4_000);
-    expect(nextPollDelay(subject, NOW, high)).toBe(6_000);
+    const subject = { webhookExpected: false, startedAt: NOW, pollCount: 2 };
+    expect(nextPollDelay(subject, NOW, low)).toBe(6_250);
+    expect(nextPollDelay(subject, NOW, high)).toBe(9_375);
+  });
+
+  it("keeps the jittered delay within the spec's 5–10 s, at the first poll and at the cap", () => {
+    const first = { webhookExpected: false, startedAt: NOW, pollCount: 0 };
+    const capped = { ...first, pollCount: 10 };
+    expect(nextPollDelay(first, NOW, low)).toBe(5_000);
+    expect(nextPollDelay(first, NOW, high)).toBe(6_000);
+    expect(firstPollDelay(false, low)).toBe(5_000);
+    expect(nextPollDelay(capped, NOW, low)).toBe(8_000);
+    expect(nextPollDelay(capped, NOW, high)).toBe(10_000);
   });
 
   it("checks a task with a webhook only every 60–120 s", () => {

@@ -2,7 +2,8 @@
  * When the reconciler polls a task next (DESIGN "A music task's life" step 4). Pure functions of
  * the task's state, the time and a random source, so the schedule is unit-testable.
  *
- * - No webhook expected: the spec's 5–10 s (spec 8), 5 s × 1.25^n capped at 10 s, ±20 % jitter.
+ * - No webhook expected: the spec's 5–10 s (spec 8), 5 s × 1.25^n capped at 10 s, ±20 % jitter
+ *   that never leaves 5–10 s (a jittered 4 s would poll faster than the spec recommends).
  * - Webhook expected: a slow safety net, 60–120 s, but never later than the moment the task
  *   outgrows the spec's "usually 1 to 10 minutes": past that the webhook is overdue and the task is
  *   polled like one without a webhook.
@@ -32,9 +33,13 @@ export interface PollSubject {
 
 const jitter = (ms: number, random: () => number) => Math.round(ms * (0.8 + 0.4 * random()));
 
+/** A fast-poll step with its jitter, kept within the spec's 5–10 s (spec 8). */
+const fastDelay = (ms: number, random: () => number) =>
+  Math.min(FAST_CAP_MS, Math.max(FAST_BASE_MS, jitter(ms, random)));
+
 /** Delay until the next poll after a successful report (poll, webhook or submit). */
 export function nextPollDelay(subject: PollSubject, now: number, schedule: PollSchedule): number {
-  const fast = jitter(
+  const fast = fastDelay(
     Math.min(FAST_BASE_MS * 1.25 ** subject.pollCount, FAST_CAP_MS),
     schedule.random,
   );
@@ -48,7 +53,7 @@ export function nextPollDelay(subject: PollSubject, now: number, schedule: PollS
 
 /** Delay before the first poll of a task the platform just accepted. */
 export function firstPollDelay(webhookExpected: boolean, schedule: PollSchedule): number {
-  return webhookExpected ? SAFETY_NET_MIN_MS : jitter(FAST_BASE_MS, schedule.random);
+  return webhookExpected ? SAFETY_NET_MIN_MS : fastDelay(FAST_BASE_MS, schedule.random);
 }
 
 /** Delay after `errors` consecutive failed polls, honouring the platform's Retry-After. */
