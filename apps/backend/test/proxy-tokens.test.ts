@@ -93,6 +93,22 @@ describeEachDriver("proxy tokens", (driver) => {
     expect(seen[1]).not.toBe(seen[0]);
   });
 
+  it("drops the new token too when the platform refuses it as well, so the next get mints again", async () => {
+    const seen: string[] = [];
+    const refused = new PlatformError("PLATFORM_UNAUTHORIZED", "refused", { status: 401 });
+    await expect(
+      service().withProxyToken(userId, "demo", 101, (token) => {
+        seen.push(token);
+        return Promise.reject(refused);
+      }),
+    ).rejects.toBe(refused);
+    expect(seen).toHaveLength(2);
+    const before = mints();
+    const next = await service().get(userId, "demo", 101);
+    expect(next).not.toBe(seen[1]);
+    expect(mints()).toBe(before + 1);
+  });
+
   it("asks for a new sign-in when the app was revoked on the platform", async () => {
     await service().get(userId, "demo", 101);
     t.emu.control.revokeAuthorization({ clientId: CLIENT_ID, userId });

@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorFromResponse } from "@overture/core/errors";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { proxyTokens } from "../src/db/schema/index.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
 import { UNKNOWN_SUBMIT_MESSAGE } from "../src/services/tasks/submit.ts";
@@ -71,6 +74,31 @@ describeEachDriver("task submit and results", (driver) => {
     expect(delivery.length).toBeGreaterThan(0);
   });
 
+  it("sends X-WebHook as {PUBLIC_URL}/webhooks/platform?k=<key>, a key of its own per task in unreserved characters", async () => {
+    const user = await setUpTaskUser(t, { webhookSecret: true });
+    t.emu.control.setQuota(user.namespace, 100);
+    const urls = [];
+    for (const prompt of ["first", "second"]) {
+      const task = await createTask(t, user.session, { prompt });
+      urls.push(t.emu.control.getTask(task.platform_task_id ?? "")?.webhook_url ?? "");
+    }
+    const keys = urls.map((url) => {
+      const match = /^(.*)\?k=([^&#]*)$/.exec(url);
+      expect(match?.[1]).toBe(`${t.config.publicUrl}/webhooks/platform`);
+      return match?.[2] ?? "";
+    });
+    for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it("sends no X-WebHook when the account has no webhook secret", async () => {
+    const user = await setUpTaskUser(t, { login: "ada", namespace: "overture-lab" });
+    t.emu.control.setQuota(user.namespace, 100);
+    const task = await createTask(t, user.session);
+    expect(task.webhook_expected).toBe(false);
+    expect(t.emu.control.getTask(task.platform_task_id ?? "")?.webhook_url).toBeNull();
+  });
+
   it("submits without a callback URL when the account has no secret, and reaches success by polling", async () => {
     const user = await setUpTaskUser(t, { login: "ada", namespace: "overture-lab" });
     const submits = submitCount(t);
@@ -106,6 +134,74 @@ describeEachDriver("task submit and results", (driver) => {
     } finally {
       t.emu.control.faults.webhooks = {};
     }
+  });
+
+  describe("a submit the platform refuses (error bodies as the live platform words them)", () => {
+    let user: TaskUser;
+    beforeAll(async () => {
+      user = await setUpTaskUser(t, { login: "ada", namespace: "overture-lab" });
+      t.emu.control.setQuota(user.namespace, 100);
+    });
+
+    /** Answers every submit with `status` and `body` while `fn` runs, as the platform would. */
+    async function refusingSubmits(status: number, body: unknown, fn: () => Promise<void>) {
+      const refusal = vi
+        .spyOn(t.backend.deps.platform, "submitMusicTask")
+        .mockImplementation(() =>
+          Promise.reject(
+            errorFromResponse({ status, body, request: "POST /v1/async/music/generations" }),
+          ),
+        );
+      try {
+        await fn();
+      } finally {
+        refusal.mockRestore();
+      }
+    }
+
+    it("rejects a task refused with 400 and keeps the platform's own text from error_message", async () => {
+      await refusingSubmits(400, { error_message: "必传参数: prompt" }, async () => {
+        const task = await createTask(t, user.session);
+        expect(task.status).toBe("rejected");
+        expect(task.error).toContain("必传参数: prompt");
+      });
+    });
+
+    it("keeps a task refused with 429 in the queue and submits it in a later round", async () => {
+      let task: Awaited<ReturnType<typeof createTask>> | undefined;
+      await refusingSubmits(429, { message: "Too Many Requests" }, async () => {
+        task = await createTask(t, user.session);
+        expect(task.status).toBe("queued");
+      });
+      await t.backend.deps.services.taskQueue.runOnce();
+      expect((await getTask(t, user.session, task?.id ?? "")).status).toBe("waiting");
+    });
+
+    it("keeps a task refused with a quota message in the queue, whatever the 4xx", async () => {
+      await refusingSubmits(
+        400,
+        { error: "bad_request", message: "concurrency quota exceeded" },
+        async () => {
+          const task = await createTask(t, user.session);
+          expect(task).toMatchObject({ status: "queued", error: null });
+        },
+      );
+      await t.backend.deps.services.taskQueue.runOnce();
+    });
+
+    it("keeps a task whose submit is refused 401 with a fresh proxy token too in the queue, and caches neither token", async () => {
+      await refusingSubmits(401, { message: "invalid token" }, async () => {
+        const task = await createTask(t, user.session);
+        expect(task.status).toBe("queued");
+        // The token of the first attempt and the fresh one of the second: both dropped.
+        const cached = await t.database.db
+          .select()
+          .from(proxyTokens)
+          .where(eq(proxyTokens.userId, user.userId));
+        expect(cached).toEqual([]);
+      });
+      await t.backend.deps.services.taskQueue.runOnce();
+    });
   });
 
   describe("a submit that fails ambiguously", () => {

@@ -148,7 +148,10 @@ export function createProxyTokenService(deps: ProxyTokenDeps, grants: GrantServi
         .where(and(key(userId, namespace, tokenId), eq(proxyTokens.tokenEnc, cached.tokenEnc)));
     },
 
-    /** Calls `fn` with a proxy token; on a 401 drops it, mints a new one once and retries once. */
+    /**
+     * Calls `fn` with a proxy token; on a 401 drops it, mints a new one once and retries once.
+     * A 401 to the new token drops that one too: a refused token never stays cached.
+     */
     async withProxyToken<T>(
       userId: number,
       namespace: string,
@@ -162,7 +165,14 @@ export function createProxyTokenService(deps: ProxyTokenDeps, grants: GrantServi
         if (!isPlatformError(error, "PLATFORM_UNAUTHORIZED")) throw error;
       }
       await service.invalidate(userId, namespace, tokenId, token);
-      return fn(await service.get(userId, namespace, tokenId));
+      const fresh = await service.get(userId, namespace, tokenId);
+      try {
+        return await fn(fresh);
+      } catch (error) {
+        if (isPlatformError(error, "PLATFORM_UNAUTHORIZED"))
+          await service.invalidate(userId, namespace, tokenId, fresh);
+        throw error;
+      }
     },
   };
   return service;

@@ -11,6 +11,18 @@ describe("classifySubmitFailure", () => {
     expect(classifySubmitFailure(platform("QUOTA_EXHAUSTED", { status: 429 }))).toBe("requeue");
   });
 
+  it("queues again when the platform rate-limits the submit (429 without a quota message)", () => {
+    expect(classifySubmitFailure(platform("PLATFORM_RATE_LIMITED", { status: 429 }))).toBe(
+      "requeue",
+    );
+  });
+
+  it("queues again when the platform refuses the token even after a fresh one (401)", () => {
+    expect(classifySubmitFailure(platform("PLATFORM_UNAUTHORIZED", { status: 401 }))).toBe(
+      "requeue",
+    );
+  });
+
   it("queues again when the request provably never left (connection refused)", () => {
     const cause = new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } });
     expect(classifySubmitFailure(platform("PLATFORM_NETWORK_ERROR", { cause }))).toBe("requeue");
