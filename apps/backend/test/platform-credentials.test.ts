@@ -2,6 +2,10 @@ import { PlatformError } from "@overture/core/errors";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { grants } from "../src/db/schema/index.ts";
+import {
+  DEFAULT_ACCESS_TTL_SECONDS,
+  REFRESH_AHEAD_MS,
+} from "../src/services/credentials/grants.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { CLIENT_ID, startTestBackend, type TestBackend } from "./support/harness.ts";
 
@@ -240,5 +244,71 @@ describeEachDriver("grant refresh edge cases", (driver) => {
     );
     expect((await service.status(user.userId))?.status).toBe("active");
     await expect(service.accessToken(user.userId)).resolves.toMatch(/.+/);
+  });
+
+  it("answers platform_unavailable and keeps the grant when the token endpoint cannot be reached", async () => {
+    const user = await t.signIn();
+    const { grants: service } = t.backend.deps.services;
+    await t.emu.control.clock.advance(2 * HOUR);
+    const unreachable = new PlatformError("PLATFORM_NETWORK_ERROR", "no response", {
+      cause: new TypeError("fetch failed", { cause: { code: "ECONNRESET" } }),
+    });
+    await withPlatform(
+      "refreshGrant",
+      () => () => Promise.reject(unreachable),
+      async () => {
+        await expect(service.accessToken(user.userId)).rejects.toMatchObject({
+          status: 503,
+          code: "platform_unavailable",
+        });
+      },
+    );
+    expect((await service.status(user.userId))?.status).toBe("active");
+    await expect(service.accessToken(user.userId)).resolves.toMatch(/.+/);
+  });
+});
+
+describeEachDriver("token answers with fields left out or added", (driver) => {
+  let t: TestBackend;
+  beforeAll(async () => {
+    // The token endpoint answers without expires_in and scope (RFC 6749 5.1 lets it), with
+    // fields the spec does not list, and with token_type in lower case.
+    t = await startTestBackend({
+      driver,
+      rewritePlatformResponse: async (path, response) => {
+        if (!path.endsWith("/oauth/token") || !response.ok) return response;
+        const {
+          expires_in: _e,
+          scope: _s,
+          ...rest
+        } = (await response.json()) as Record<string, unknown>;
+        return Response.json({ ...rest, token_type: "bearer", created_at: 1_787_474_128 });
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  const refreshes = () => t.platformCalls.filter((c) => c.grantType === "refresh_token").length;
+
+  it("signs in, keeps the scope it asked for and assumes an hour's lifetime", async () => {
+    const signedInAt = t.clock.now();
+    const user = await t.signIn();
+    const status = await t.backend.deps.services.grants.status(user.userId);
+    expect(status).toMatchObject({ status: "active", scope: "user_info api_key" });
+    expect(status?.accessExpiresAt.getTime()).toBe(signedInAt + DEFAULT_ACCESS_TTL_SECONDS * 1000);
+  });
+
+  it("refreshes ahead of the assumed lifetime, and the refreshed grant stays active", async () => {
+    const user = await t.signIn();
+    const list = () => t.request("/api/namespaces/demo/tokens", { session: user.sessionToken });
+    const before = refreshes();
+    await t.emu.control.clock.advance(DEFAULT_ACCESS_TTL_SECONDS * 1000 - REFRESH_AHEAD_MS - 1);
+    expect((await list()).status).toBe(200);
+    expect(refreshes()).toBe(before);
+    await t.emu.control.clock.advance(2);
+    expect((await list()).status).toBe(200);
+    expect(refreshes()).toBe(before + 1);
+    const status = await t.backend.deps.services.grants.status(user.userId);
+    expect(status).toMatchObject({ status: "active", scope: "user_info api_key" });
   });
 });

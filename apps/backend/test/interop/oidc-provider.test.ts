@@ -245,6 +245,48 @@ describeEachDriver(
       expect((await listTokens(again.session)).status).toBe(200);
     });
 
+    describe("with client credentials as form fields (PLATFORM_CLIENT_AUTH=form)", () => {
+      let postPlatform: OidcPlatform;
+      let postDatabase: TestDatabase;
+      let post: Running;
+      beforeAll(async () => {
+        postPlatform = await startOidcPlatform({
+          clientId: CLIENT_ID,
+          clientSecret: CLIENT_SECRET,
+          redirectUri: `${PUBLIC_URL}/oauth/callback`,
+          accessTokenTtl: ACCESS_TOKEN_TTL,
+          tokenEndpointAuthMethod: "client_secret_post",
+        });
+        postDatabase = await createTestDatabase(driver);
+        post = await startBackendFor(postPlatform, postDatabase, { PLATFORM_CLIENT_AUTH: "form" });
+      });
+      afterAll(async () => {
+        await post.backend.stop();
+        await postDatabase.drop();
+        await postPlatform.close();
+        expect(postPlatform.serverErrors).toEqual([]);
+      });
+
+      it("exchanges the code and refreshes with client_secret_post, sending no Authorization header", async () => {
+        const { session, userId } = await post.signIn();
+        const expiry = (await post.backend.deps.services.grants.status(userId))?.accessExpiresAt;
+        post.clock.advance((expiry?.getTime() ?? 0) - post.clock.now());
+        const tokens = await post.request("/api/namespaces/demo/tokens", { session });
+        expect(tokens.status).toBe(200);
+        const calls = postPlatform.tokenCalls.map(({ grantType, authorization, status }) => ({
+          grantType,
+          authorization,
+          status,
+        }));
+        expect(calls).toEqual([
+          { grantType: "authorization_code", authorization: null, status: 200 },
+          { grantType: "refresh_token", authorization: null, status: 200 },
+        ]);
+        const me = await post.request("/api/me", { session });
+        expect(await me.json()).toMatchObject({ grant: { status: "active" } });
+      });
+    });
+
     describe("with spec-literal Basic (the default), which this server form-decodes", () => {
       let literal: Running;
       let literalDatabase: TestDatabase;

@@ -37,6 +37,8 @@ export interface OidcPlatformOptions {
   redirectUri: string;
   /** Access-token lifetime in seconds (`expires_in`). */
   accessTokenTtl: number;
+  /** How the client authenticates at the token endpoint; default `client_secret_basic`. */
+  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
 }
 
 /** One request to the token endpoint, as the server saw it. */
@@ -123,7 +125,7 @@ function configuration(options: OidcPlatformOptions): Configuration {
         redirect_uris: [options.redirectUri],
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
-        token_endpoint_auth_method: "client_secret_basic",
+        token_endpoint_auth_method: options.tokenEndpointAuthMethod ?? "client_secret_basic",
       },
     ],
     // The spec's scopes. No `openid`: the backend asks for plain OAuth 2.0, which the provider
