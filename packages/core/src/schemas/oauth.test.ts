@@ -37,6 +37,27 @@ describe("tokenResponseSchema (spec 2.2)", () => {
     expect(tokenResponseSchema.safeParse(rest).success).toBe(false);
   });
 
+  it.each(["expires_in", "refresh_token", "scope"])("reads a null %s as absent", (field) => {
+    const parsed = tokenResponseSchema.parse({ ...token, [field]: null });
+    expect(parsed).not.toHaveProperty(field, null);
+    expect(parsed[field]).toBeUndefined();
+    expect(parsed.access_token).toBe("at-1");
+  });
+
+  it.each([undefined, null])("reads a token_type of %s as Bearer", (type) => {
+    expect(tokenResponseSchema.parse({ ...token, token_type: type }).token_type).toBe("Bearer");
+  });
+
+  it("keeps a token_type other than Bearer as given", () => {
+    expect(tokenResponseSchema.parse({ ...token, token_type: "bearer" }).token_type).toBe("bearer");
+  });
+
+  it("reads an empty refresh_token as absent", () => {
+    expect(
+      tokenResponseSchema.parse({ ...token, refresh_token: "" }).refresh_token,
+    ).toBeUndefined();
+  });
+
   it("accepts a response without refresh_token, scope and expires_in (RFC 6749 §5.1)", () => {
     expect(tokenResponseSchema.parse({ access_token: "at", token_type: "Bearer" })).toEqual({
       access_token: "at",

@@ -2,12 +2,21 @@ import { z } from "zod";
 import { secondsSchema } from "./numbers.ts";
 
 /**
+ * `schema`, or absent: `null` (and any of `absent`) comes out as a missing field. A preprocess,
+ * not a transform, so that the field stays optional in the parsed type.
+ */
+const orAbsent = <T extends z.ZodType>(schema: T, absent: readonly unknown[] = [null]) =>
+  z.preprocess((value) => (absent.includes(value) ? undefined : value), schema.optional());
+
+/**
  * OAuth token response of the token endpoint, for both grants (spec 2.2, 4.2).
  *
- * `access_token` and `token_type` are required. `expires_in`, `refresh_token` and `scope` are
- * optional because RFC 6749 §5.1 allows a server to leave them out (the spec lists them, and the
- * platform sends them). `expires_in` accepts a numeric string (`"7200"`) and yields a number.
- * Unknown fields are kept.
+ * Only `access_token` is required. `expires_in`, `refresh_token` and `scope` are optional because
+ * RFC 6749 §5.1 allows a server to leave them out (the spec lists them, and the platform's token
+ * answers are not shown publicly); `null` reads as absent, as many servers serialise a missing
+ * field. A missing or `null` `token_type` reads as `Bearer`, the only type the spec uses (2.2):
+ * failing a sign-in over it would help nobody. `expires_in` accepts a numeric string (`"7200"`)
+ * and yields a number. Unknown fields are kept.
  *
  * @example
  * ```ts
@@ -17,10 +26,11 @@ import { secondsSchema } from "./numbers.ts";
  */
 export const tokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),
-  token_type: z.string(),
-  expires_in: secondsSchema.optional(),
-  refresh_token: z.string().min(1).optional(),
-  scope: z.string().optional(),
+  token_type: z.preprocess((type) => type ?? "Bearer", z.string()),
+  expires_in: orAbsent(secondsSchema),
+  // An empty one is no refresh token either: the grant then ends with its access token.
+  refresh_token: orAbsent(z.string().min(1), [null, ""]),
+  scope: orAbsent(z.string()),
 });
 
 /**
