@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Task as TaskJson } from "../src/schemas/task.ts";
 import { describeEachDriver } from "./support/drivers.ts";
@@ -97,6 +98,24 @@ describeEachDriver("local queue and cancel", (driver) => {
     await queue.settle(); // waits for the read that starts the drains, then for the drains
     expect(submitCount(t)).toBe(submits + 1);
     expect((await getTask(t, user.session, task.id)).status).toBe("waiting");
+    await finishActive();
+  });
+
+  it("rejects, saying why, the queued tasks of an access token that no longer exists, and submits the account's others", async () => {
+    t.emu.control.setQuota(user.namespace, 0);
+    const orphan = await createTask(t, user.session);
+    const other = await createTask(t, user.session);
+    expect([orphan.status, other.status]).toEqual(["queued", "queued"]);
+    // As if the token had been deleted on the platform after the task was queued.
+    await t.database.db.execute(sql`update tasks set token_id = 987654 where id = ${orphan.id}`);
+    t.emu.control.setQuota(user.namespace, 2);
+    await t.backend.deps.services.taskQueue.runOnce();
+    expect(await getTask(t, user.session, orphan.id)).toMatchObject({
+      status: "rejected",
+      platform_task_id: null,
+      error: expect.stringContaining("Access token 987654 is not available") as unknown,
+    });
+    expect((await getTask(t, user.session, other.id)).status).toBe("waiting");
     await finishActive();
   });
 

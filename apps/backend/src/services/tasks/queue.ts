@@ -3,7 +3,9 @@ import { readQuota } from "@overture/core/schemas";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
 import { arrayLiteral, statementName } from "../../db/script.ts";
+import { ApiError } from "../../lib/errors.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
+import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
 import type { Account, TaskRuntime } from "./runtime.ts";
 import { submitClaimed, UNKNOWN_SUBMIT_MESSAGE } from "./submit.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
@@ -97,7 +99,16 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
       .orderBy(asc(tasks.createdAt), asc(tasks.id))
       .limit(1);
     if (!head) return;
-    let free = knownAvailable ?? (await available(account, head.tokenId));
+    let free: number;
+    try {
+      free = knownAvailable ?? (await available(account, head.tokenId));
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === ACCESS_TOKEN_NOT_FOUND)) throw error;
+      // No later round can submit them: say so on each task instead of retrying for ever. Each
+      // pass takes one token's tasks out of the queue, so this ends.
+      await rejectQueued(account, head.tokenId, error.message);
+      return drainOnce(account);
+    }
     const webhookExpected = await deps.webhookSecrets.has(account.userId, account.namespace);
     while (free > 0) {
       const claimed = await claimNext(account, webhookExpected);
@@ -111,6 +122,27 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
       if (outcome === "requeued") return; // quota full or platform unreachable: a later round retries
       if (outcome !== "rejected") free -= 1;
     }
+  }
+
+  /** Ends the account's queued tasks that were to use `tokenId` as rejected, with `message`. */
+  async function rejectQueued(account: Account, tokenId: number, message: string): Promise<void> {
+    const queued = await db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(
+        and(
+          eq(tasks.userId, account.userId),
+          eq(tasks.namespace, account.namespace),
+          eq(tasks.tokenId, tokenId),
+          eq(tasks.status, "queued"),
+        ),
+      );
+    for (const { id } of queued)
+      await runtime.update(id, "queue", (row, now) =>
+        row.status === "queued"
+          ? { ...row, status: "rejected", error: message, finishedAt: now, updatedAt: now }
+          : undefined,
+      );
   }
 
   /** Drains an account; concurrent calls coalesce into one running drain plus one more round. */

@@ -1,6 +1,7 @@
 import { PlatformError } from "@overture/core/errors";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../lib/errors.ts";
+import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
 import { classifySubmitFailure } from "./submit.ts";
 
 const platform = (code: ConstructorParameters<typeof PlatformError>[0], options = {}) =>
@@ -55,5 +56,9 @@ describe("classifySubmitFailure", () => {
 
   it("queues again when credentials failed before anything was sent", () => {
     expect(classifySubmitFailure(new ApiError(503, "platform_unavailable", "x"))).toBe("requeue");
+  });
+
+  it("takes an access token that no longer exists as final", () => {
+    expect(classifySubmitFailure(new ApiError(404, ACCESS_TOKEN_NOT_FOUND, "x"))).toBe("rejected");
   });
 });

@@ -1,6 +1,7 @@
 import { requestNeverSent } from "@overture/core/client";
 import { isPlatformError } from "@overture/core/errors";
 import { ApiError } from "../../lib/errors.ts";
+import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 
@@ -24,11 +25,14 @@ type FailureKind = "requeue" | "rejected" | "unknown";
  * Sorts a failed submit (DESIGN "A music task's life" step 3). Core already retried the failures
  * where the request provably never left; what reaches here and is still "never sent" goes back
  * to the queue, as do the platform's refusals that prove no task was made (quota full, rate
- * limited) and credential problems raised before the request (minting, revoked grant). A 4xx is
- * final. Everything else — timeout, reset, 5xx, an unreadable 2xx — is ambiguous.
+ * limited) and credential problems raised before the request (minting, revoked grant), except an
+ * access token that no longer exists. A 4xx is final. Everything else — timeout, reset, 5xx, an unreadable 2xx — is ambiguous.
  */
 export function classifySubmitFailure(error: unknown): FailureKind {
-  if (error instanceof ApiError) return "requeue"; // credentials: raised before anything was sent
+  // Credentials, raised before anything was sent: queued again, unless the access token itself
+  // is gone (deleted, or the account left), which no later round can fix.
+  if (error instanceof ApiError)
+    return error.code === ACCESS_TOKEN_NOT_FOUND ? "rejected" : "requeue";
   if (!isPlatformError(error)) return "unknown";
   switch (error.code) {
     case "QUOTA_EXHAUSTED":
