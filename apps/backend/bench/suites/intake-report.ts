@@ -75,18 +75,18 @@ const openLoopWhy = (driver: Driver, offered: number, closedLoop: number, p50: n
   (offered >= 0.75 * closedLoop
     ? "the tail is queueing that close to capacity: any pause of a few milliseconds (a young-generation " +
       "GC takes ~2 ms every ~50 ms) leaves deliveries waiting behind 50 busy connections."
-    : "the load is well below capacity, so the tail is pauses (GC, the database, the scheduler), " +
-      "not queueing.") +
+    : "below the closed loop's rate, the tail is pauses (GC, the database, the scheduler) on top of " +
+      "the batches' own queueing.") +
   (driver === "pg"
-    ? " Measured with bench/compare-intake.ts on 2026-11-27 on two 2-core AMD EPYC machines. On the " +
-      "faster one (2,630–3,600/s offered) the same build's p99 ranged 11–54 ms from one run to the next; " +
-      "on the slower one (1,400/s, where (c) made ~1,000/s) 11–64 ms, with p50 4–18 ms. There the " +
-      "deliveries over the p99 came in bursts that coincided with event-loop stalls of 6–15 ms in the " +
-      "backend and, at the same moments, in the load generator: both cores were taken (steal 0–7 %), " +
-      "not by a GC (one full GC per run, at start-up; scavenges at most 9 ms). By Postgres's own " +
-      "clock (statement log, auto_explain) a batch's second message took p50 3 ms, p99 12 ms, its " +
-      "update of ~10 tasks p50 0.9 ms (never a HOT update: status and next_poll_at are indexed), " +
-      "the first message p50 0.75 ms. " +
+    ? " Measured with bench/compare-intake.ts (BENCH_TIMELINE=1) on 2026-11-27 on a quiet 2-core AMD " +
+      "EPYC where (c) made ~940/s: at 1,220/s, 3 rounds, p99 30.3–36.5 ms, p50 11.6–13 ms, CPU idle " +
+      "21–22 % (per event: backend 660–680 µs, Postgres 380–400 µs, load generator 150–200 µs), so " +
+      "at 1.3× (c) the three processes keep both cores ~78 % busy. The deliveries at or over the p99 " +
+      "overlapped an event-loop stall of the backend in 45–100 % of cases (all deliveries: 12–15 %) " +
+      "and a GC in 31–67 % (all: 11–12 %); the backend stalled 26–32 times a run, p99 8–16 ms. On " +
+      "another machine of that kind, over 20 runs, one build's p99 ranged 11–64 ms. By Postgres's own clock " +
+      "(auto_explain) a batch's second message took p50 3 ms, p99 12 ms, its update of ~10 tasks " +
+      "p50 0.9 ms (never a HOT update: status and next_poll_at are indexed). " +
       "Tried, each within that noise: no key lookups at all (cache warmed: backend −8 %, Postgres −10 % " +
       "CPU per event), HOT updates made possible (three indexes dropped, fillfactor 70: Postgres −4 %), " +
       "a second batch started at 1 or 4 waiting events instead of 16 (Postgres +15–20 %); before that, " +
