@@ -227,45 +227,34 @@ describeEachDriver("grant refresh edge cases", (driver) => {
     expect((await service.status(user.userId))?.status).toBe("active");
   });
 
-  it("answers platform_unavailable and keeps the grant when the token endpoint fails", async () => {
-    const user = await t.signIn();
-    const { grants: service } = t.backend.deps.services;
-    await t.emu.control.clock.advance(2 * HOUR);
-    await withPlatform(
-      "refreshGrant",
-      () => () =>
-        Promise.reject(new PlatformError("PLATFORM_SERVER_ERROR", "unavailable", { status: 503 })),
-      async () => {
-        await expect(service.accessToken(user.userId)).rejects.toMatchObject({
-          status: 503,
-          code: "platform_unavailable",
-        });
-      },
-    );
-    expect((await service.status(user.userId))?.status).toBe("active");
-    await expect(service.accessToken(user.userId)).resolves.toMatch(/.+/);
-  });
-
-  it("answers platform_unavailable and keeps the grant when the token endpoint cannot be reached", async () => {
-    const user = await t.signIn();
-    const { grants: service } = t.backend.deps.services;
-    await t.emu.control.clock.advance(2 * HOUR);
-    const unreachable = new PlatformError("PLATFORM_NETWORK_ERROR", "no response", {
-      cause: new TypeError("fetch failed", { cause: { code: "ECONNRESET" } }),
-    });
-    await withPlatform(
-      "refreshGrant",
-      () => () => Promise.reject(unreachable),
-      async () => {
-        await expect(service.accessToken(user.userId)).rejects.toMatchObject({
-          status: 503,
-          code: "platform_unavailable",
-        });
-      },
-    );
-    expect((await service.status(user.userId))?.status).toBe("active");
-    await expect(service.accessToken(user.userId)).resolves.toMatch(/.+/);
-  });
+  it.each([
+    ["fails (503)", new PlatformError("PLATFORM_SERVER_ERROR", "unavailable", { status: 503 })],
+    [
+      "cannot be reached",
+      new PlatformError("PLATFORM_NETWORK_ERROR", "no response", {
+        cause: new TypeError("fetch failed", { cause: { code: "ECONNRESET" } }),
+      }),
+    ],
+  ])(
+    "answers platform_unavailable and keeps the grant when the token endpoint %s",
+    async (_, failure) => {
+      const user = await t.signIn();
+      const { grants: service } = t.backend.deps.services;
+      await t.emu.control.clock.advance(2 * HOUR);
+      await withPlatform(
+        "refreshGrant",
+        () => () => Promise.reject(failure),
+        async () => {
+          await expect(service.accessToken(user.userId)).rejects.toMatchObject({
+            status: 503,
+            code: "platform_unavailable",
+          });
+        },
+      );
+      expect((await service.status(user.userId))?.status).toBe("active");
+      await expect(service.accessToken(user.userId)).resolves.toMatch(/.+/);
+    },
+  );
 });
 
 describeEachDriver("token answers with fields left out or added", (driver) => {
