@@ -23,6 +23,14 @@ export interface QueueOptions {
 
 const accountKey = (a: Account) => `${a.userId}:${a.namespace}`;
 
+/** The account's tasks waiting in the local queue. */
+const queuedOf = (account: Account) =>
+  and(
+    eq(tasks.userId, account.userId),
+    eq(tasks.namespace, account.namespace),
+    eq(tasks.status, "queued"),
+  );
+
 const QUEUED_AMONG_TEXT = `select distinct user_id, namespace from tasks
   where status = 'queued' and user_id = any($1::bigint[])`;
 const QUEUED_AMONG_NAME = statementName("overture_queued_among", QUEUED_AMONG_TEXT);
@@ -59,13 +67,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
       const [row] = await tx
         .select()
         .from(tasks)
-        .where(
-          and(
-            eq(tasks.userId, account.userId),
-            eq(tasks.namespace, account.namespace),
-            eq(tasks.status, "queued"),
-          ),
-        )
+        .where(queuedOf(account))
         .orderBy(asc(tasks.createdAt), asc(tasks.id))
         .limit(1)
         .for("update", { skipLocked: true });
@@ -89,13 +91,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     const [head] = await db
       .select({ tokenId: tasks.tokenId })
       .from(tasks)
-      .where(
-        and(
-          eq(tasks.userId, account.userId),
-          eq(tasks.namespace, account.namespace),
-          eq(tasks.status, "queued"),
-        ),
-      )
+      .where(queuedOf(account))
       .orderBy(asc(tasks.createdAt), asc(tasks.id))
       .limit(1);
     if (!head) return;
@@ -129,14 +125,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     const queued = await db
       .select({ id: tasks.id })
       .from(tasks)
-      .where(
-        and(
-          eq(tasks.userId, account.userId),
-          eq(tasks.namespace, account.namespace),
-          eq(tasks.tokenId, tokenId),
-          eq(tasks.status, "queued"),
-        ),
-      );
+      .where(and(queuedOf(account), eq(tasks.tokenId, tokenId)));
     for (const { id } of queued)
       await runtime.update(id, "queue", (row, now) =>
         row.status === "queued"
