@@ -50,13 +50,13 @@ const timelineDir =
   rate > 0 && process.env.BENCH_TIMELINE === "1"
     ? mkdtempSync(join(tmpdir(), "overture-timeline-"))
     : undefined;
-const probe = (out: string) =>
-  timelineDir
-    ? {
-        env: { OVERTURE_STALL_PROBE_OUT: join(timelineDir, out) },
-        args: ["--import", pathToFileURL(resolve(import.meta.dirname, "lib/stall-probe.mjs")).href],
-      }
-    : { env: {}, args: [] };
+/** The stall probe's record file, environment and node arguments for one process. */
+const probe = (name: string) => {
+  if (!timelineDir) return { path: "", env: {}, args: [] };
+  const path = join(timelineDir, name);
+  const preload = pathToFileURL(resolve(import.meta.dirname, "lib/stall-probe.mjs")).href;
+  return { path, env: { OVERTURE_STALL_PROBE_OUT: path }, args: ["--import", preload] };
+};
 /** The open-loop runs to describe once the load generator has exited (and written its record). */
 const timelines: { label: string; deliveries: [number, number][]; probe: string }[] = [];
 const template = await createPgTemplate({ users: 100, tasks: EVENT_TASKS + 1 });
@@ -157,7 +157,7 @@ try {
           timelines.push({
             label,
             deliveries: result.deliveries,
-            probe: join(timelineDir, `${run}.json`),
+            probe: backendProbe.path,
           });
         line(
           label,
@@ -178,7 +178,7 @@ try {
   await template.drop();
 }
 if (timelineDir) {
-  const loadRecord = readProbe(join(timelineDir, "load.json"));
+  const loadRecord = readProbe(loadProbe.path);
   for (const { label, deliveries, probe: path } of timelines)
     console.log(`${label} timeline: ${describeTimeline(deliveries, readProbe(path), loadRecord)}`);
 }
