@@ -2,7 +2,8 @@
 //
 // Deliberately independent of @overture/core: signatures come from node:crypto's createHmac,
 // the query is split by hand for the raw reading and by URLSearchParams for the form-decoded
-// reading, and sorting compares UTF-8 bytes. Each case also states its expected canonical
+// reading (and for the percent-decoded one, with each `+` escaped as `%2B` first so that it
+// stays a `+`), and sorting compares UTF-8 bytes. Each case also states its expected canonical
 // strings and outcome by hand; the script checks its own results against them and stops on any
 // disagreement, so a bug here cannot silently become the reference.
 //
@@ -74,6 +75,13 @@ function canonical(pairs) {
 
 const canonicalRaw = (url) => canonical(rawPairs(rawQuery(url)));
 const canonicalForm = (url) => canonical([...new URLSearchParams(rawQuery(url))]);
+const canonicalPercent = (url) =>
+  canonical([...new URLSearchParams(rawQuery(url).replaceAll("+", "%2B"))]);
+const canonicalOf = {
+  raw: canonicalRaw,
+  "form-decoded": canonicalForm,
+  "percent-decoded": canonicalPercent,
+};
 
 function header(headers, name) {
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
@@ -94,6 +102,7 @@ function referenceVerify({ secrets, url, bodyBytes, headers, now, tolerance_ms }
   for (const [reading, canon] of [
     ["raw", canonicalRaw(url)],
     ["form-decoded", canonicalForm(url)],
+    ["percent-decoded", canonicalPercent(url)],
   ]) {
     for (const [i, secret] of secrets.entries()) {
       if (hmacHex(secret, signingBytes(ts, canon, bodyBytes)) === sig) {
@@ -241,6 +250,26 @@ const cases = [
     url: `${BASE}?q=hello+world&p=a+b`,
     raw: "p=a+b&q=hello+world",
     form: "p=a b&q=hello world",
+    signer: { reading: "form-decoded" },
+    outcome: ok({ reading: "form-decoded" }),
+  }),
+  c(
+    "plus-and-percent-signed-percent-decoded",
+    "`%21` decoded and `+` kept, as decodeURIComponent does",
+    {
+      url: `${BASE}?q=a+b%21&tag=%E4%BD%A0`,
+      raw: "q=a+b%21&tag=%E4%BD%A0",
+      form: "q=a b!&tag=你",
+      percent: "q=a+b!&tag=你",
+      signer: { reading: "percent-decoded" },
+      outcome: ok({ reading: "percent-decoded" }),
+    },
+  ),
+  c("plus-and-percent-signed-form-decoded", "the same query signed over the form-decoded reading", {
+    url: `${BASE}?q=a+b%21&tag=%E4%BD%A0`,
+    raw: "q=a+b%21&tag=%E4%BD%A0",
+    form: "q=a b!&tag=你",
+    percent: "q=a+b!&tag=你",
     signer: { reading: "form-decoded" },
     outcome: ok({ reading: "form-decoded" }),
   }),
@@ -434,8 +463,7 @@ function build(spec) {
   const timestamp = String(spec.timestamp ?? NOW - 1500);
   const signer = spec.signer ?? {};
   const signerUrl = signer.url ?? spec.url;
-  const signerCanon =
-    signer.reading === "form-decoded" ? canonicalForm(signerUrl) : canonicalRaw(signerUrl);
+  const signerCanon = canonicalOf[signer.reading ?? "raw"](signerUrl);
   const signerBody =
     signer.bodyBytes ?? (signer.body === undefined ? bodyBytes : Buffer.from(signer.body));
   const signed = {
@@ -450,8 +478,17 @@ function build(spec) {
 
   const raw = canonicalRaw(spec.url);
   const form = canonicalForm(spec.url);
+  const percent = canonicalPercent(spec.url);
   check(spec.id, "canonical_raw", raw, spec.raw ?? raw);
   check(spec.id, "canonical_form_decoded", form, spec.form ?? spec.raw ?? form);
+  // Stated by hand only where it differs from both: with no `+` it is the form-decoded string,
+  // with no `%` the raw one.
+  const query = rawQuery(spec.url);
+  const both = query.includes("+") && query.includes("%");
+  const percentWanted = both
+    ? spec.percent
+    : (spec.percent ?? (query.includes("+") ? spec.raw : (spec.form ?? spec.raw)) ?? percent);
+  check(spec.id, "canonical_percent_decoded", percent, percentWanted ?? "(stated by hand)");
 
   // `body` is the text of the bytes, present only when they are UTF-8 (the decoder keeps a BOM
   // as U+FEFF); `body_base64` always holds the exact bytes.
@@ -467,10 +504,17 @@ function build(spec) {
     now: NOW,
     tolerance_ms: spec.tolerance_ms ?? TOLERANCE,
   };
-  const expected = { ...spec.outcome, canonical_raw: raw, canonical_form_decoded: form };
+  const expected = {
+    ...spec.outcome,
+    canonical_raw: raw,
+    canonical_form_decoded: form,
+    canonical_percent_decoded: percent,
+  };
   const sentTimestamp = header(headers, "x-sign-timestamp");
   if (sentTimestamp !== undefined && /^[0-9]{13}$/.test(sentTimestamp)) {
-    const canon = expected.reading === "form-decoded" ? form : raw;
+    const canon = { raw, "form-decoded": form, "percent-decoded": percent }[
+      expected.reading ?? "raw"
+    ];
     const message = signingBytes(sentTimestamp, canon, bodyBytes);
     const messageText = strictText(message);
     if (messageText !== undefined) expected.signing_text = messageText;
@@ -513,7 +557,7 @@ for (const spec of cases) {
 const file = {
   $comment:
     "Webhook signature test vectors for spec 4.8/4.9. Format: README.md in this folder. Generated by generate.mjs with node:crypto, independently of @overture/core; do not edit by hand.",
-  version: 2,
+  version: 3,
   cases: cases.map(build),
 };
 const out = fileURLToPath(new URL("./webhook-signatures.json", import.meta.url));

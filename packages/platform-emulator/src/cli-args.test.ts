@@ -68,12 +68,14 @@ describe("CLI options", () => {
       PLATFORM_EMULATOR_AUTO_APPROVE: "1",
       PLATFORM_EMULATOR_SPEED: "spec",
       PLATFORM_EMULATOR_STATE_FILE: "/tmp/emu.json",
+      PLATFORM_EMULATOR_QUERY_READING: "percent-decoded",
     };
     expect(parseCliArgs(["--port", "6000"], env)).toMatchObject({
       port: 6000,
       autoApprove: true,
       speed: "spec",
       stateFile: "/tmp/emu.json",
+      queryReading: "percent-decoded",
     });
   });
 

@@ -40,7 +40,7 @@ Options (flag, or environment variable):
   --scale <x>              PLATFORM_EMULATOR_SCALE         clock scale (e.g. 60 with --speed spec)
   --failure-rate <0..1>    PLATFORM_EMULATOR_FAILURE_RATE  share of tasks that fail (seeded, repeatable)
   --auto-approve           PLATFORM_EMULATOR_AUTO_APPROVE=1  approve consent at once (headless demos)
-  --query-reading raw|form-decoded  PLATFORM_EMULATOR_QUERY_READING  how callback queries are signed
+  --query-reading raw|form-decoded|percent-decoded  PLATFORM_EMULATOR_QUERY_READING  how callback queries are signed
   --rotation off|rotate|rotate-detect-reuse  PLATFORM_EMULATOR_ROTATION  refresh-token rotation
   --basic-auth-encoding spec|rfc6749|either  PLATFORM_EMULATOR_BASIC_AUTH_ENCODING  reading of Basic client credentials (default spec)
   --help`;
@@ -119,7 +119,7 @@ export function parseCliArgs(argv: string[], env: Record<string, string | undefi
     queryReading: oneOf(
       pick("query-reading", "QUERY_READING"),
       "--query-reading",
-      ["raw", "form-decoded"],
+      ["raw", "form-decoded", "percent-decoded"],
       "raw",
     ),
     rotation: oneOf(

@@ -25,7 +25,12 @@ export const TIMING_PRESETS: Record<"demo" | "spec", TaskTiming> = {
   spec: { waitingMs: [5_000, 30_000], runningMs: [55_000, 570_000], failureRate: 0.05, seed: 42 },
 };
 
-export type QueryReading = "raw" | "form-decoded";
+/**
+ * How the callback query is read when signing: core's readings, spelled out here because the
+ * published types must not import core, which the package bundles (passing it to core's signer
+ * keeps it within core's readings at compile time).
+ */
+export type QueryReading = "raw" | "form-decoded" | "percent-decoded";
 /**
  * How the token endpoint reads HTTP Basic client credentials: `spec` (4.2:
  * `base64(client_id:client_secret)` as is), `rfc6749` (form-decoded first, RFC 6749 2.3.1) or

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { canonicalQuery, compareCodePoints, queryOf } from "./index.ts";
 
 const decoded = (query: string): string => canonicalQuery(query, { reading: "form-decoded" });
+const percentDecoded = (query: string): string =>
+  canonicalQuery(query, { reading: "percent-decoded" });
 
 describe("canonicalQuery: signed query string rules (spec 4.9)", () => {
   it("rule 1: keeps duplicate parameters", () => {
@@ -154,6 +156,33 @@ describe("canonicalQuery: form-decoded reading", () => {
 
   it("keeps a leading byte order mark, like URLSearchParams", () => {
     expect(decoded("a=%EF%BB%BFx&b=%zz")).toBe("a=\uFEFFx&b=%zz");
+  });
+});
+
+describe("canonicalQuery: percent-decoded reading (+ kept)", () => {
+  it("decodes percent escapes and keeps + as given, like decodeURIComponent", () => {
+    expect(percentDecoded("q=hello+world&a=%20x%21")).toBe("a= x!&q=hello+world");
+  });
+
+  it("decodes %2B to + so that it equals a literal +", () => {
+    expect(percentDecoded("b=%2B&a=+")).toBe("a=+&b=+");
+  });
+
+  it("sorts by the decoded keys", () => {
+    expect(percentDecoded("%61=2&a=1&b=+")).toBe("a=1&a=2&b=+");
+  });
+
+  it("keeps invalid escapes as given and replaces invalid UTF-8 with U+FFFD", () => {
+    expect(percentDecoded("a=%zz+&b=%E9&c=100%")).toBe("a=%zz+&b=\uFFFD&c=100%");
+  });
+
+  it("agrees with the form-decoded reading when the query has no +", () => {
+    const query = "name=%E4%BD%A0%E5%A5%BD&q=a%20b";
+    expect(percentDecoded(query)).toBe(decoded(query));
+  });
+
+  it("agrees with the raw reading when the query has no %", () => {
+    expect(percentDecoded("q=a+b&p=c")).toBe(canonicalQuery("q=a+b&p=c"));
   });
 });
 

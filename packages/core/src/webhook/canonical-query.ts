@@ -1,4 +1,4 @@
-import { decodeFormComponent } from "./form-decode.ts";
+import { decodeFormComponent, decodePercentComponent } from "./form-decode.ts";
 
 /**
  * How the keys and values of a query are read before sorting (spec 4.9 leaves this open).
@@ -6,8 +6,12 @@ import { decodeFormComponent } from "./form-decode.ts";
  * - `"raw"`: byte-for-byte as they appear in the URL (`%20` stays `%20`, `+` stays `+`).
  * - `"form-decoded"`: each key and value decoded as `application/x-www-form-urlencoded`
  *   (`+` → space, then percent-decoding as UTF-8), then sorted and joined decoded, unescaped.
+ * - `"percent-decoded"`: each key and value percent-decoded as UTF-8 but `+` kept as `+` (what
+ *   `decodeURIComponent` does), then sorted and joined decoded, unescaped.
  *
- * The two readings agree unless the query contains `%` or `+`.
+ * All three agree unless the query contains `%` or `+`; the two decoded readings differ only
+ * when it contains `+`, and the percent-decoded one differs from the raw one only when it
+ * contains `%`.
  *
  * @example
  * ```ts
@@ -15,7 +19,7 @@ import { decodeFormComponent } from "./form-decode.ts";
  * canonicalQuery("q=a+b", { reading }); // "q=a b"
  * ```
  */
-export type QueryReading = "raw" | "form-decoded";
+export type QueryReading = "raw" | "form-decoded" | "percent-decoded";
 
 /**
  * Options of {@link canonicalQuery} (spec 4.9, signed query string rules).
@@ -64,11 +68,12 @@ export function queryOf(url: string | URL): string {
  * ```ts
  * canonicalQuery("b=2&a=3&a=1&empty");                             // "a=1&a=3&b=2&empty="
  * canonicalQuery("?q=a%20b+c", { reading: "form-decoded" });       // "q=a b c"
+ * canonicalQuery("?q=a%20b+c", { reading: "percent-decoded" });    // "q=a b+c"
  * ```
  */
 export function canonicalQuery(query: string, options?: CanonicalQueryOptions): string {
   const q = query.startsWith("?") ? query.slice(1) : query;
-  const decode = options?.reading === "form-decoded" ? decodeFormComponent : (text: string) => text;
+  const decode = DECODERS[options?.reading ?? "raw"];
   const pairs: [string, string][] = [];
   for (const segment of q.split("&")) {
     if (segment === "") continue;
@@ -80,6 +85,12 @@ export function canonicalQuery(query: string, options?: CanonicalQueryOptions): 
   pairs.sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]));
   return pairs.map(([key, value]) => key + "=" + value).join("&");
 }
+
+const DECODERS: Record<QueryReading, (text: string) => string> = {
+  raw: (text) => text,
+  "form-decoded": decodeFormComponent,
+  "percent-decoded": decodePercentComponent,
+};
 
 /**
  * Compares two strings by Unicode code point (the order of their UTF-8 bytes), not by UTF-16 code

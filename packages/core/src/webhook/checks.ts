@@ -77,15 +77,22 @@ export interface SignedReading {
 }
 
 /**
- * The readings to try, in order: the raw one, then the form-decoded one when the query has `%`
- * or `+` (only those decode) and decoding changes the signed string (spec 4.9 leaves
- * percent-encoding open). `raw` may be passed when the caller has it already.
+ * The readings to try, in order: the raw one; the form-decoded one when the query has `%` or `+`
+ * (only those decode); the percent-decoded one when it has both (with only one of them it equals
+ * the raw or the form-decoded one). A reading is tried only when it changes the signed string
+ * (spec 4.9 leaves percent-encoding open). `raw` may be passed when the caller has it already.
  */
 export function signedReadings(query: string, raw = canonicalQuery(query)): SignedReading[] {
   const readings: SignedReading[] = [{ reading: "raw", canonical: raw }];
-  if (query.includes("%") || query.includes("+")) {
-    const decoded = canonicalQuery(query, { reading: "form-decoded" });
-    if (decoded !== raw) readings.push({ reading: "form-decoded", canonical: decoded });
+  const percent = query.includes("%");
+  const plus = query.includes("+");
+  if (!percent && !plus) return readings;
+  const decoded = canonicalQuery(query, { reading: "form-decoded" });
+  if (decoded !== raw) readings.push({ reading: "form-decoded", canonical: decoded });
+  if (percent && plus) {
+    const kept = canonicalQuery(query, { reading: "percent-decoded" });
+    if (kept !== raw && kept !== decoded)
+      readings.push({ reading: "percent-decoded", canonical: kept });
   }
   return readings;
 }

@@ -9,13 +9,21 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
  * what `URLSearchParams` does, applied to one component.
  */
 export function decodeFormComponent(text: string): string {
-  const spaced = text.includes("+") ? text.replaceAll("+", " ") : text;
-  if (!spaced.includes("%")) return spaced;
+  return decodePercentComponent(text.includes("+") ? text.replaceAll("+", " ") : text);
+}
+
+/**
+ * Decodes the `%XX` escapes of one key or value as UTF-8 and leaves `+` as it is (what
+ * `decodeURIComponent` does, without its exceptions): invalid UTF-8 becomes U+FFFD and a `%` not
+ * followed by two hex digits stays as is, as in {@link decodeFormComponent}.
+ */
+export function decodePercentComponent(text: string): string {
+  if (!text.includes("%")) return text;
   try {
     // Fast and exact for well-formed input; it throws on a stray `%` or invalid UTF-8.
-    return decodeURIComponent(spaced);
+    return decodeURIComponent(text);
   } catch {
-    return decodeBytes(spaced);
+    return decodeBytes(text);
   }
 }
 

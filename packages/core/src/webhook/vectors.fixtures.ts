@@ -24,6 +24,7 @@ export interface VectorCase {
     skew_ms?: number;
     canonical_raw: string;
     canonical_form_decoded: string;
+    canonical_percent_decoded: string;
     signing_text?: string;
     signature?: string;
     body_reading?: "json" | WebhookBodyCode;

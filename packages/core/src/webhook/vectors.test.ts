@@ -62,11 +62,14 @@ describe("published test vectors (test-vectors/webhook-signatures.json)", () => 
     expect(bytesOf(vector)).toEqual(new TextEncoder().encode(vector.body));
   });
 
-  it.each(cases)("$id: canonical query, both readings", (vector) => {
+  it.each(cases)("$id: canonical query, every reading", (vector) => {
     const query = queryOf(vector.url);
     expect(canonicalQuery(query)).toBe(vector.expected.canonical_raw);
     expect(canonicalQuery(query, { reading: "form-decoded" })).toBe(
       vector.expected.canonical_form_decoded,
+    );
+    expect(canonicalQuery(query, { reading: "percent-decoded" })).toBe(
+      vector.expected.canonical_percent_decoded,
     );
   });
 
@@ -105,8 +108,11 @@ describe("published test vectors (test-vectors/webhook-signatures.json)", () => 
       const { expected } = vector;
       const timestamp = signedTimestamp(vector);
       const reading = expected.reading ?? "raw";
-      const canonical =
-        reading === "raw" ? expected.canonical_raw : expected.canonical_form_decoded;
+      const canonical = {
+        raw: expected.canonical_raw,
+        "form-decoded": expected.canonical_form_decoded,
+        "percent-decoded": expected.canonical_percent_decoded,
+      }[reading];
       if (vector.body !== undefined) {
         expect(signingText(timestamp, canonical, vector.body)).toBe(expected.signing_text);
       }

@@ -36,6 +36,27 @@ describe("verifyWebhook: HMAC work", () => {
     expect(counter.calls()).toBe(2);
   });
 
+  it("tries the percent-decoded reading third, when the query contains both % and +", async () => {
+    const url = "https://r.example/h?q=a+b%20c";
+    const counter = countingHmac();
+    const input = await signedInput(
+      { url: "https://r.example/h?q=a+b c" },
+      { url, hmac: counter.hmac },
+    );
+    expect(await verifyWebhook(input)).toMatchObject({ ok: true, reading: "percent-decoded" });
+    expect(counter.calls()).toBe(3);
+  });
+
+  it("computes no percent-decoded HMAC for a query with + but no %", async () => {
+    const counter = countingHmac();
+    const input = await signedInput(
+      { url: "https://r.example/h?q=other" },
+      { url: "https://r.example/h?q=a+c", hmac: counter.hmac, diagnose: false },
+    );
+    expect(await verifyWebhook(input)).toMatchObject({ ok: false });
+    expect(counter.calls()).toBe(2);
+  });
+
   it("accepts an hmac that answers with a string for one secret and a promise for another", async () => {
     const hmac = (secret: string, text: string | Uint8Array) =>
       secret === SECRET

@@ -10,7 +10,8 @@ import type { VerifyWebhookInput, WebhookVerification } from "./types.ts";
  * Verifies a webhook delivery (spec 4.9, 5.7): both headers present, a 13-digit timestamp within
  * `toleranceMs` of now in either direction, then the HMAC-SHA256 of the signing text under each
  * secret, compared in constant time. The raw query reading is tried first (one HMAC in the common
- * case); the form-decoded reading is tried only when the query contains `%` or `+`. `X-Signature`
+ * case); the form-decoded reading is tried only when the query contains `%` or `+`, and the
+ * percent-decoded one (`+` kept) only when it contains both. `X-Signature`
  * must be 64 lowercase hex characters: uppercase hex is rejected, as spec 4.8 says lowercase.
  * On a mismatch, `diagnoses` names the spec 7 cause when one can be confirmed.
  *

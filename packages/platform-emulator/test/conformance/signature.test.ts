@@ -117,6 +117,11 @@ describe("webhook signature (spec 4.8, 4.9), checked with an independent HMAC", 
     expect(signedOver(d, "q=a b c")).toBe(true);
   });
 
+  it("option queryReading percent-decoded: %xx decoded, + kept, before sorting", async () => {
+    const d = await firstDelivery(`${HOOK}?q=a%20b+c`, { queryReading: "percent-decoded" });
+    expect(signedOver(d, "q=a b+c")).toBe(true);
+  });
+
   it("4.8: the callback request goes to the X-WebHook URL with its query exactly as given", async () => {
     const receiver = await startReceiver();
     try {

@@ -1,4 +1,5 @@
-import { canonicalQuery, queryOf } from "../canonical-query.ts";
+import { queryOf } from "../canonical-query.ts";
+import { signedReadings } from "../checks.ts";
 import type { SignatureDiagnosisCode } from "../codes.ts";
 import { signingMessage } from "../body.ts";
 import { bodyVariants } from "./body-variants.ts";
@@ -84,11 +85,9 @@ export function mismatchCandidates(ctx: MismatchContext): MismatchCandidate[] {
   return candidates;
 }
 
-/** The signed query string in both readings, once each. */
+/** The signed query string in every reading the verifiers try, once each. */
 function readingsOf(query: string): string[] {
-  const raw = canonicalQuery(query);
-  const form = canonicalQuery(query, { reading: "form-decoded" });
-  return form === raw ? [raw] : [raw, form];
+  return signedReadings(query).map(({ canonical }) => canonical);
 }
 
 /** Orders a careless signer may have used instead of the code-point sort, with how. */
