@@ -33,7 +33,11 @@ export function authorizeRoutes(ctx: EmulatorContext): Hono {
     const state = q("state");
     const back = (error: string, description: string) =>
       c.redirect(withParams(redirectUri, { error, error_description: description, state }), 302);
-    if (q("response_type") !== "code")
+    // RFC 6749 4.1.2.1: a missing parameter is invalid_request; a value other than code is
+    // unsupported_response_type (the spec shows only the fixed value).
+    const responseType = q("response_type");
+    if (!responseType) return back("invalid_request", "response_type is required (code)");
+    if (responseType !== "code")
       return back("unsupported_response_type", "response_type must be code");
     const scope = parseScope(q("scope"));
     if (scope.length === 0) return back("invalid_scope", "scope is required");

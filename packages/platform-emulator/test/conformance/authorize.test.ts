@@ -64,6 +64,14 @@ describe("authorization page (spec 4.1, 2.1, 7)", () => {
     expect(location.searchParams.get("state")).toBe("s");
   });
 
+  it("4.1: a missing response_type is sent back as invalid_request (RFC 6749 4.1.2.1)", async () => {
+    const emu = manualEmulator();
+    const res = await emu.app.request(authorizePath({ response_type: "", state: "s" }));
+    const location = new URL(res.headers.get("location") ?? "");
+    expect(location.searchParams.get("error")).toBe("invalid_request");
+    expect(location.searchParams.get("state")).toBe("s");
+  });
+
   it("5 rule 2: a scope other than user_info and api_key is sent back as invalid_scope", async () => {
     const emu = manualEmulator();
     const res = await emu.app.request(authorizePath({ scope: "user_info admin" }));
