@@ -1,6 +1,6 @@
 /**
  * A typed client for the platform (spec 4): OAuth and open endpoints, music submit, task query,
- * cancel and quota, and waiting for a task by polling (spec 8), with retries that never repeat
+ * cancel, quota and balance, and waiting for a task by polling (spec 8), with retries that never repeat
  * a submit that may have arrived. `fetch`, clock, sleep and randomness are injectable.
  *
  * @packageDocumentation
@@ -16,6 +16,7 @@ export {
   getAvailableQuota,
 } from "./tasks.ts";
 export type { TaskEndpointOptions, TaskWithId } from "./tasks.ts";
+export { getBalance } from "./balance.ts";
 export {
   sendPlatformRequest,
   parseRetryAfter,

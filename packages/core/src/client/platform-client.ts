@@ -9,6 +9,7 @@ import {
 import type {
   AccessTokenDetail,
   AccessTokenMeta,
+  Balance,
   CancelResponse,
   Quota,
   SubmitResponse,
@@ -16,6 +17,7 @@ import type {
   UserInfo,
 } from "../schemas/index.ts";
 import type { FormParams } from "../form/index.ts";
+import { getBalance } from "./balance.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, type HttpOptions } from "./http.ts";
 import {
   defaultSleep,
@@ -122,6 +124,7 @@ export interface PlatformClient {
   getTaskRecord(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
   cancelTask(apiToken: string, taskId: string, options?: CallOptions): Promise<CancelResponse>;
   getAvailableQuota(apiToken: string, options?: CallOptions): Promise<Quota>;
+  getBalance(apiToken: string, options?: CallOptions): Promise<Balance>;
   waitForTask(apiToken: string, taskId: string, options?: WaitForTaskOptions): Promise<TaskWithId>;
   watchTask(
     apiToken: string,
@@ -229,6 +232,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       idempotent(call, () => tasks.cancelTask({ ...task(apiToken, call), taskId })),
     getAvailableQuota: (apiToken, call) =>
       idempotent(call, () => tasks.getAvailableQuota(task(apiToken, call))),
+    getBalance: (apiToken, call) => idempotent(call, () => getBalance(task(apiToken, call))),
     waitForTask: (apiToken, taskId, wait) =>
       waitForTaskWith(taskId, watchDeps(apiToken, taskId, wait?.requestTimeoutMs), wait),
     watchTask: (apiToken, taskId, wait) =>

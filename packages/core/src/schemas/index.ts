@@ -39,5 +39,7 @@ export type {
 } from "./task.ts";
 export { quotaSchema, readQuota } from "./quota.ts";
 export type { Quota, QuotaReading } from "./quota.ts";
+export { balanceSchema } from "./balance.ts";
+export type { Balance } from "./balance.ts";
 export { platformErrorBodySchema } from "./error-body.ts";
 export type { PlatformErrorBody } from "./error-body.ts";
