@@ -10,7 +10,7 @@ import type {
 } from "../state/types.ts";
 import { randomId, randomUpperAlnum, seededRandom } from "../util/random.ts";
 import type { WebhookEngine } from "../webhooks/engine.ts";
-import { applyFailure, applySuccess, pendingUsage, priceOf } from "./outcome.ts";
+import { applyFailure, applySuccess, pendingUsage, priceOf, requestedSeconds } from "./outcome.ts";
 
 export type SubmitOutcome =
   { ok: true; task: TaskRecord } | { ok: false; quota: number; active: number };
@@ -88,7 +88,7 @@ export function createTaskEngine(
       move(task, "failure");
       return;
     }
-    const requested = requestedSeconds(task);
+    const requested = requestedSeconds(options, task);
     const seconds = Math.max(1, Math.min(requested, options.maxAudioSeconds));
     const file = {
       id: randomId("", 24),
@@ -104,11 +104,6 @@ export function createTaskEngine(
     task.linkBase = options.baseUrl;
     move(task, "success");
   };
-
-  const requestedSeconds = (task: TaskRecord) =>
-    typeof task.parameters.duration === "number"
-      ? task.parameters.duration
-      : options.defaultDurationSeconds;
 
   return {
     submit({ token, parameters, webhookUrl }) {
@@ -134,7 +129,7 @@ export function createTaskEngine(
         webhookUrl,
         plan,
       };
-      if (options.shape.pricing) task.price = priceOf(requestedSeconds(task));
+      if (options.shape.pricing) task.price = priceOf(requestedSeconds(options, task));
       state.tasks.set(task.id, task);
       task.timer = at(startsAt(task), () => {
         start(task);

@@ -57,6 +57,13 @@ export function applySuccess(
         };
 }
 
+/** The track length a task asked for: its `duration`, or the emulator's default. */
+export function requestedSeconds(options: ResolvedOptions, task: TaskRecord): number {
+  return typeof task.parameters.duration === "number"
+    ? task.parameters.duration
+    : options.defaultDurationSeconds;
+}
+
 /** Live profile: 0.01 CNY per requested second (an emulator figure; the real tariff differs). */
 export function priceOf(seconds: number): number {
   return Math.round(seconds) / 100;

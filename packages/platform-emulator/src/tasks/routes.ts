@@ -5,6 +5,7 @@ import { checked } from "../util/checked.ts";
 import { bearerToken, jsonError, UNAUTHORIZED_HEADERS } from "../util/http.ts";
 import { headerText } from "../webhooks/wire-url.ts";
 import { authenticateApiToken } from "./api-auth.ts";
+import { balanceView } from "./balance.ts";
 import { readSubmitBody } from "./body.ts";
 import { taskFaults } from "./fault-middleware.ts";
 import { parseMusicParams } from "./params.ts";
@@ -14,7 +15,10 @@ interface Env {
   Variables: { token: ConsoleTokenRecord };
 }
 
-/** `{api_url}` routes (spec 4.6, 4.7). */
+/**
+ * `{api_url}` routes (spec 4.6, 4.7), plus what the live platform also serves (docs/platform-facts.md):
+ * the balance, and the relay-seen `GET /v1/task/{id}/get` and `POST /v1/task/{id}/cancel`.
+ */
 export function taskRoutes(ctx: EmulatorContext): Hono {
   const app = new Hono<Env>();
   for (const path of ["/v1/*", "/api/v1/*"]) {
@@ -74,11 +78,13 @@ export function taskRoutes(ctx: EmulatorContext): Hono {
     const task = find(c);
     return task ? c.json(checked("task", statusView(task))) : notFound();
   });
-  app.get("/v1/task/:id", (c) => {
+  const record = (c: Context<Env>) => {
     const task = find(c);
     return task ? c.json(checked("task", recordView(ctx.options, task))) : notFound();
-  });
-  app.post("/api/v1/task/:id/cancel", (c) => {
+  };
+  app.get("/v1/task/:id", record);
+  app.get("/v1/task/:id/get", record);
+  const cancel = (c: Context<Env>) => {
     const task = find(c);
     if (!task) return notFound();
     if (!ctx.tasks.cancel(task))
@@ -88,13 +94,18 @@ export function taskRoutes(ctx: EmulatorContext): Hono {
         `the task is already ${task.status}; only waiting or in_progress tasks can be cancelled`,
       );
     return c.json(checked("cancelResponse", statusView(task)));
-  });
+  };
+  app.post("/api/v1/task/:id/cancel", cancel);
+  app.post("/v1/task/:id/cancel", cancel);
   app.get("/v1/tasks/available-quota", (c) => {
     const { namespace } = c.var.token;
     const max = ctx.state.accounts.get(namespace)?.quota ?? 0;
     const available = Math.max(0, max - ctx.state.activeTaskCount(namespace));
     return c.json(checked("quota", { available, max_concurrency: max }));
   });
+  app.get("/v1/tokens/packages/balance", (c) =>
+    c.json(checked("balance", balanceView(ctx.options, ctx.state, c.var.token.namespace))),
+  );
 
   const outer = new Hono();
   outer.route("/", app);

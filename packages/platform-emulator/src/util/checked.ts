@@ -1,6 +1,7 @@
 import {
   accessTokenDetailSchema,
   accessTokenListSchema,
+  balanceSchema,
   callbackEventSchema,
   cancelResponseSchema,
   platformErrorBodySchema,
@@ -21,6 +22,7 @@ const SCHEMAS = {
   cancelResponse: cancelResponseSchema,
   callbackEvent: callbackEventSchema,
   quota: quotaSchema,
+  balance: balanceSchema,
   errorBody: platformErrorBodySchema,
 } as const;
 
