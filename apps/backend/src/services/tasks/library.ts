@@ -5,6 +5,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { TASK_ACTIVE, UNDO_EXPIRED } from "../../schemas/error-codes.ts";
 import type { TaskDeletion, TaskDetails, TaskEstimate, TaskPatch } from "../../schemas/library.ts";
 import type { Task } from "../../schemas/task.ts";
+import { priceOf } from "./price.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import type { TaskService } from "./service.ts";
 
@@ -99,7 +100,8 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
       };
       const usageSeconds =
         row.usageInfo?.unit === "seconds" ? numberIn(row.usageInfo, "quantity") : null;
-      const price = row.price ?? numberIn(row.output, "price") ?? numberIn(row.usageInfo, "price");
+      const price =
+        row.price ?? priceOf(row.output?.price) ?? priceOf(row.usageInfo?.price) ?? null;
       const currency = [row.currency, row.output?.currency, row.usageInfo?.currency].find(
         (c): c is string => typeof c === "string",
       );

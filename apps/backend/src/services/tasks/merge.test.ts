@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { FILE_TTL_MS, mergeReport, type MergeContext, type PlatformReport } from "./merge.ts";
+import {
+  costOf,
+  FILE_TTL_MS,
+  mergeReport,
+  type MergeContext,
+  type PlatformReport,
+} from "./merge.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 
 const NOW = Date.UTC(2030, 0, 1);
@@ -165,5 +171,21 @@ describe("mergeReport", () => {
       report("waiting", { source: "poll", polled: true }),
     );
     expect(result.row).toMatchObject({ pollCount: 3, pollErrors: 0 });
+  });
+});
+
+describe("costOf", () => {
+  const record = { task_id: "task_1", status: "success", price: 0.12, currency: "CNY" };
+
+  it("keeps the price and currency of a task record", () => {
+    expect(costOf(record)).toEqual({ price: 0.12, currency: "CNY" });
+  });
+
+  it("keeps a price sent as a decimal string as its number", () => {
+    expect(costOf({ ...record, price: "0.12" })).toEqual({ price: 0.12, currency: "CNY" });
+  });
+
+  it("drops a price string that is not a decimal number, keeping the currency", () => {
+    expect(costOf({ ...record, price: "abc" })).toEqual({ currency: "CNY" });
   });
 });

@@ -2,6 +2,7 @@ import { isTaskStatus, isTerminalStatus, mergeStatus } from "@overture/core/task
 import type { TaskWithId } from "@overture/core/client";
 import { signedLinkExpiresAt, taskErrorMessage, taskResultUrl } from "@overture/core/schemas";
 import type { TaskEventSource } from "../../db/schema/index.ts";
+import { priceOf } from "./price.ts";
 import { firstPollDelay, nextPollDelay, type PollSchedule } from "./schedule.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 
@@ -54,13 +55,17 @@ export function reportOfTask(
   };
 }
 
-/** `price` and `currency` of a task record or event, when the platform sent them. */
+/**
+ * `price` and `currency` of a task record or event, when the platform sent them; a price sent as
+ * a decimal string ("0.12") is kept as its number ({@link priceOf}).
+ */
 export function costOf(
   record: Record<string, unknown>,
 ): Pick<PlatformReport, "price" | "currency"> {
-  const { price, currency } = record;
+  const price = priceOf(record.price);
+  const { currency } = record;
   return {
-    ...(typeof price === "number" && Number.isFinite(price) ? { price } : {}),
+    ...(price !== undefined ? { price } : {}),
     ...(typeof currency === "string" ? { currency } : {}),
   };
 }
