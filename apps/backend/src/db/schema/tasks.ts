@@ -64,7 +64,10 @@ export const tasks = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     /** Last time the platform told us anything about this task (webhook or poll). */
     lastEventAt: timestamp("last_event_at", { withTimezone: true }),
-    /** When the reconciler should poll next; null once terminal. */
+    /**
+     * When the reconciler should poll next; null once terminal. On a `queued` task: until when a
+     * refused submit's `Retry-After` holds the account's queue (tasks/queue.ts), null if it does not.
+     */
     nextPollAt: timestamp("next_poll_at", { withTimezone: true }),
     pollCount: integer("poll_count").notNull().default(0),
     /** Consecutive failed polls (exponential back-off); reset by any successful report. */

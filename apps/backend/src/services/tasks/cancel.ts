@@ -79,6 +79,7 @@ export function createCanceller(runtime: TaskRuntime) {
               finishedAt: now,
               updatedAt: now,
               cancelRequestedAt: now,
+              nextPollAt: null, // a Retry-After hold it carried (queue.ts) ends with it
             }
           : undefined,
       );

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readQuota } from "@overture/core/schemas";
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, lt, notExists, sql, type AnyColumn } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { tasks } from "../../db/schema/index.ts";
 import { arrayLiteral, statementName } from "../../db/script.ts";
 import { ApiError } from "../../lib/errors.ts";
@@ -13,7 +14,10 @@ import { errorMessage } from "../../lib/error-summary.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
 
 export interface QueueOptions {
-  /** Period of the background round (drain every account with queued tasks, sweep). */
+  /**
+   * Period of the background round (drain every account with queued tasks, sweep); also the
+   * shortest hold a refused submit's `Retry-After` puts on an account (tasks/submit.ts).
+   */
   intervalMs?: number;
   /** A `submitting` row older than this was orphaned by a crashed instance. */
   staleSubmitMs?: number;
@@ -31,6 +35,8 @@ const queuedOf = (account: Account) =>
     eq(tasks.status, "queued"),
   );
 
+const held = alias(tasks, "held");
+
 const QUEUED_AMONG_TEXT = `select distinct user_id, namespace from tasks
   where status = 'queued' and user_id = any($1::bigint[])`;
 const QUEUED_AMONG_NAME = statementName("overture_queued_among", QUEUED_AMONG_TEXT);
@@ -41,12 +47,36 @@ const QUEUED_AMONG_NAME = statementName("overture_queued_among", QUEUED_AMONG_TE
  * runs after a task is created, when a task of that account ends, and from a periodic round.
  * Rows are claimed with `FOR UPDATE SKIP LOCKED` and committed as `submitting` before the platform
  * is called. Within an instance drains of one account are serialised; across instances the
- * platform's quota answer (QUOTA_EXHAUSTED → back to the queue) is the arbiter.
+ * platform's quota answer (QUOTA_EXHAUSTED → back to the queue) is the arbiter. A refusal that
+ * carries `Retry-After` holds all the account's queued tasks until then (at least a round, at
+ * most `MAX_SUBMIT_HOLD_MS`): drains and rounds skip a held account.
  */
 export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}) {
   const { deps } = runtime;
   const { db, clock, metrics, logger } = deps;
   const drains = new Map<string, { again: boolean; done: Promise<void> }>();
+  const roundMs = options.intervalMs ?? 10_000;
+
+  /**
+   * No queued task of the account is held at `now` by a refused submit's `Retry-After` (its
+   * `next_poll_at`, see `submitClaimed`): while one is, none of the account's tasks is
+   * submitted, the quota being the account's. In the database, so a hold outlives a restart and
+   * binds every instance. `userId` and `namespace` are values, or the outer query's columns.
+   */
+  const unheld = (userId: number | AnyColumn, namespace: string | AnyColumn, now: Date) =>
+    notExists(
+      db
+        .select({ one: sql`1` })
+        .from(held)
+        .where(
+          and(
+            eq(held.userId, userId),
+            eq(held.namespace, namespace),
+            eq(held.status, "queued"),
+            gt(held.nextPollAt, now),
+          ),
+        ),
+    );
 
   /** Free quota as the platform reports it; Infinity when its answer does not say (the submit will). */
   async function available(account: Account, tokenId: number): Promise<number> {
@@ -64,16 +94,17 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     webhookExpected: boolean,
   ): Promise<{ row: TaskRow; key: string } | undefined> {
     return db.transaction(async (tx) => {
+      const now = new Date(clock.now());
       const [row] = await tx
         .select()
         .from(tasks)
-        .where(queuedOf(account))
+        // Held since the drain looked: another instance's submit was just refused.
+        .where(and(queuedOf(account), unheld(account.userId, account.namespace, now)))
         .orderBy(asc(tasks.createdAt), asc(tasks.id))
         .limit(1)
         .for("update", { skipLocked: true });
       if (!row) return undefined;
       const key = randomBytes(32).toString("base64url");
-      const now = new Date(clock.now());
       const next: TaskRow = {
         ...row,
         status: "submitting",
@@ -81,6 +112,8 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
         webhookExpected,
         submitStartedAt: now,
         updatedAt: now,
+        // A hold it carried has passed; the submit's answer sets its next poll.
+        nextPollAt: null,
       };
       await runtime.save(tx, [next], "queue");
       return { row: next, key };
@@ -91,10 +124,12 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     const [head] = await db
       .select({ tokenId: tasks.tokenId })
       .from(tasks)
-      .where(queuedOf(account))
+      .where(
+        and(queuedOf(account), unheld(account.userId, account.namespace, new Date(clock.now()))),
+      )
       .orderBy(asc(tasks.createdAt), asc(tasks.id))
       .limit(1);
-    if (!head) return;
+    if (!head) return; // nothing queued, or held: a round after the hold submits
     let free: number;
     try {
       free = knownAvailable ?? (await available(account, head.tokenId));
@@ -114,10 +149,26 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
         const { userId, namespace, id: taskId } = row;
         runtime.keyIssued({ userId, namespace, taskId, keyHash: row.webhookKeyHash });
       }
-      const outcome = await submitClaimed(runtime, row, claimed.key);
-      if (outcome === "requeued") return; // quota full or platform unreachable: a later round retries
+      const { outcome, heldUntil } = await submitClaimed(runtime, row, claimed.key, roundMs);
+      if (outcome === "requeued") {
+        // Quota full or platform unreachable: a later round retries, after the hold if any.
+        if (heldUntil) await hold(account, heldUntil);
+        return;
+      }
       if (outcome !== "rejected") free -= 1;
     }
+  }
+
+  /**
+   * Holds every queued task of the account until `until` (the refused one already is): the
+   * hold then stands even if that task is cancelled. Never shortens a longer hold another
+   * instance's refusal set.
+   */
+  async function hold(account: Account, until: Date): Promise<void> {
+    await db
+      .update(tasks)
+      .set({ nextPollAt: sql`greatest(${tasks.nextPollAt}, ${until.toISOString()}::timestamptz)` })
+      .where(queuedOf(account));
   }
 
   /** Ends the account's queued tasks that were to use `tokenId` as rejected, with `message`. */
@@ -129,7 +180,14 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     for (const { id } of queued)
       await runtime.update(id, "queue", (row, now) =>
         row.status === "queued"
-          ? { ...row, status: "rejected", error: message, finishedAt: now, updatedAt: now }
+          ? {
+              ...row,
+              status: "rejected",
+              error: message,
+              finishedAt: now,
+              updatedAt: now,
+              nextPollAt: null,
+            }
           : undefined,
       );
   }
@@ -189,10 +247,16 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
 
   async function runRound(): Promise<void> {
     await sweepStaleSubmits();
+    // Held accounts are left out: they would take a place among this round's accounts for nothing.
     const accounts = await db
       .selectDistinct({ userId: tasks.userId, namespace: tasks.namespace })
       .from(tasks)
-      .where(eq(tasks.status, "queued"))
+      .where(
+        and(
+          eq(tasks.status, "queued"),
+          unheld(tasks.userId, tasks.namespace, new Date(clock.now())),
+        ),
+      )
       .limit(options.accountsPerRound ?? 50);
     for (const account of accounts) await drain(account);
     const [depth] = await db
@@ -241,7 +305,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
   const rounds = periodicRounds({
     run: runRound,
     fallback: undefined,
-    intervalMs: options.intervalMs ?? 10_000,
+    intervalMs: roundMs,
     logger,
     what: "queue round",
   });

@@ -2,7 +2,7 @@ import { PlatformError } from "@overture/core/errors";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../lib/errors.ts";
 import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
-import { classifySubmitFailure } from "./submit.ts";
+import { classifySubmitFailure, MAX_SUBMIT_HOLD_MS, submitHoldMs } from "./submit.ts";
 
 const platform = (code: ConstructorParameters<typeof PlatformError>[0], options = {}) =>
   new PlatformError(code, "x", options);
@@ -60,5 +60,36 @@ describe("classifySubmitFailure", () => {
 
   it("takes an access token that no longer exists as final", () => {
     expect(classifySubmitFailure(new ApiError(404, ACCESS_TOKEN_NOT_FOUND, "x"))).toBe("rejected");
+  });
+});
+
+describe("submitHoldMs", () => {
+  const ROUND_MS = 10_000;
+  const quotaFull = (retryAfterMs?: number) =>
+    platform("QUOTA_EXHAUSTED", {
+      status: 429,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+
+  it("holds the queue for the platform's Retry-After when it is longer than a round", () => {
+    expect(submitHoldMs(quotaFull(120_000), ROUND_MS)).toBe(120_000);
+  });
+
+  it("holds a rate-limited submit (429 without a quota message) the same way", () => {
+    const limited = platform("PLATFORM_RATE_LIMITED", { status: 429, retryAfterMs: 120_000 });
+    expect(submitHoldMs(limited, ROUND_MS)).toBe(120_000);
+  });
+
+  it("holds at least one round when the Retry-After is shorter", () => {
+    expect(submitHoldMs(quotaFull(2_000), ROUND_MS)).toBe(ROUND_MS);
+  });
+
+  it("holds at most 10 minutes, whatever the Retry-After", () => {
+    expect(submitHoldMs(quotaFull(3_600_000), ROUND_MS)).toBe(MAX_SUBMIT_HOLD_MS);
+    expect(MAX_SUBMIT_HOLD_MS).toBe(600_000);
+  });
+
+  it("does not hold without a Retry-After: the next round tries again", () => {
+    expect(submitHoldMs(quotaFull(), ROUND_MS)).toBeUndefined();
   });
 });

@@ -21,6 +21,33 @@ export const UNKNOWN_SUBMIT_MESSAGE =
 
 type FailureKind = "requeue" | "rejected" | "unknown";
 
+/** What became of one submit attempt, and until when a refusal holds the account's queue. */
+export interface SubmitResult {
+  outcome: SubmitOutcome;
+  /** A requeued submit whose answer carried `Retry-After` (see {@link submitHoldMs}). */
+  heldUntil?: Date;
+}
+
+/**
+ * Longest a refused submit's `Retry-After` holds an account's queue. Spec 8: tasks usually take
+ * 1 to 10 minutes, so by then a running task has ended and the quota has room again; a longer
+ * value is likelier a relay's blanket header or a skewed HTTP date than the platform's need, and
+ * would strand the user's queued tasks. (Core caps `Retry-After` at 60 s where it sleeps inside
+ * one call; a hold blocks nothing, so it can be longer.)
+ */
+export const MAX_SUBMIT_HOLD_MS = 10 * 60_000;
+
+/**
+ * How long the account's queued tasks wait after a submit that goes back to the queue: the
+ * platform's `Retry-After` (core parses its seconds or HTTP date into `retryAfterMs`), never less
+ * than one queue round (`roundMs`, when the next try would come anyway) and never more than
+ * {@link MAX_SUBMIT_HOLD_MS}. Undefined without `Retry-After`: the next round tries again.
+ */
+export function submitHoldMs(error: unknown, roundMs: number): number | undefined {
+  if (!isPlatformError(error) || error.retryAfterMs === undefined) return undefined;
+  return Math.min(MAX_SUBMIT_HOLD_MS, Math.max(roundMs, error.retryAfterMs));
+}
+
 /**
  * Sorts a failed submit (DESIGN "A music task's life" step 3). Core already retried the failures
  * where the request provably never left; what reaches here and is still "never sent" goes back
@@ -53,13 +80,16 @@ export function classifySubmitFailure(error: unknown): FailureKind {
 /**
  * Sends one claimed (`submitting`, committed) task to the platform and records the outcome. The
  * row was committed as `submitting` before the call, so a crash mid-call leaves evidence the
- * stale-submit sweep turns into `unknown` rather than a silent resubmit.
+ * stale-submit sweep turns into `unknown` rather than a silent resubmit. A requeued task whose
+ * refusal carried `Retry-After` goes back held until `heldUntil` (its `next_poll_at`), in the
+ * same commit, so no instance claims it earlier; `roundMs` is the queue's round.
  */
 export async function submitClaimed(
   runtime: TaskRuntime,
   row: TaskRow,
   key: string,
-): Promise<SubmitOutcome> {
+  roundMs: number,
+): Promise<SubmitResult> {
   const { deps } = runtime;
   const webhookUrl = row.webhookExpected
     ? `${deps.config.publicUrl}/webhooks/platform?k=${key}`
@@ -74,16 +104,20 @@ export async function submitClaimed(
     );
   } catch (error) {
     const kind = classifySubmitFailure(error);
+    const holdMs = kind === "requeue" ? submitHoldMs(error, roundMs) : undefined;
+    const heldUntil = holdMs === undefined ? undefined : new Date(deps.clock.now() + holdMs);
     deps.logger.info(
       {
         taskId: row.id,
         kind,
         code: isPlatformError(error) || error instanceof ApiError ? error.code : undefined,
+        ...(heldUntil ? { heldUntil: heldUntil.toISOString() } : {}),
       },
       "submit failed",
     );
-    await recordFailure(runtime, row.id, kind, error);
-    return kind === "requeue" ? "requeued" : kind;
+    await recordFailure(runtime, row.id, kind, error, heldUntil);
+    if (kind !== "requeue") return { outcome: kind };
+    return heldUntil ? { outcome: "requeued", heldUntil } : { outcome: "requeued" };
   }
 
   const status = typeof response.status === "string" ? response.status : "waiting";
@@ -92,7 +126,7 @@ export async function submitClaimed(
   ]);
   const after = result.rows.get(row.id);
   if (after?.cancelRequestedAt) void runtime.deferredCancel?.(after);
-  return "submitted";
+  return { outcome: "submitted" };
 }
 
 async function recordFailure(
@@ -100,6 +134,7 @@ async function recordFailure(
   taskId: string,
   kind: FailureKind,
   error: unknown,
+  heldUntil: Date | undefined,
 ): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
   await runtime.update(taskId, "api", (row, now) => {
@@ -107,7 +142,13 @@ async function recordFailure(
     if (row.status !== "submitting") return undefined;
     const base = { ...row, submitStartedAt: null, updatedAt: now };
     if (kind === "requeue")
-      return { ...base, status: "queued", webhookKeyHash: null, webhookExpected: false };
+      return {
+        ...base,
+        status: "queued",
+        webhookKeyHash: null,
+        webhookExpected: false,
+        nextPollAt: heldUntil ?? null,
+      };
     if (kind === "rejected")
       return { ...base, status: "rejected", error: message, finishedAt: now };
     return { ...base, status: "unknown", error: UNKNOWN_SUBMIT_MESSAGE };

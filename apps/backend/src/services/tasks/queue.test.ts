@@ -1,0 +1,130 @@
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { describeEachDriver } from "../../../test/support/drivers.ts";
+import { startTestBackend, type TestBackend } from "../../../test/support/harness.ts";
+import {
+  createTask,
+  getTask,
+  setUpTaskUser,
+  submitCount,
+  type TaskUser,
+} from "../../../test/support/tasks.ts";
+import type { Task } from "../../schemas/task.ts";
+import { MAX_SUBMIT_HOLD_MS } from "./submit.ts";
+
+describeEachDriver("the local queue after a refused submit's Retry-After", (driver) => {
+  let t: TestBackend;
+  let user: TaskUser;
+  /** The `Retry-After` the platform's 429 to a submit carries; none when undefined. */
+  let retryAfter: (() => string) | undefined;
+
+  beforeAll(async () => {
+    t = await startTestBackend({
+      driver,
+      secondInstance: true,
+      // The emulator's quota refusal has no Retry-After; the live platform's may (PLATFORM-FACTS).
+      rewritePlatformResponse: (path, response) => {
+        if (!retryAfter || !path.endsWith("/music/generations") || response.status !== 429)
+          return response;
+        const headers = new Headers(response.headers);
+        headers.set("Retry-After", retryAfter());
+        return new Response(response.body, { status: response.status, headers });
+      },
+    });
+    user = await setUpTaskUser(t);
+  });
+  afterAll(() => t.close());
+
+  const account = () => ({ userId: user.userId, namespace: user.namespace });
+  const queue = () => t.backend.deps.services.taskQueue;
+  const status = async (task: Task) => (await getTask(t, user.session, task.id)).status;
+
+  /** Queues a task and has the platform refuse its submit (quota full) with `value`. */
+  async function refusedWith(value: string): Promise<Task> {
+    t.emu.control.setQuota(user.namespace, 0);
+    const task = await createTask(t, user.session);
+    expect(task.status).toBe("queued");
+    retryAfter = () => value;
+    const submits = submitCount(t);
+    await queue().drain(account(), 1); // as if the quota looked free
+    expect(submitCount(t)).toBe(submits + 1);
+    expect(await status(task)).toBe("queued");
+    retryAfter = undefined;
+    t.emu.control.setQuota(user.namespace, 10); // room again: only the hold keeps tasks back
+    return task;
+  }
+
+  // Each test starts with nothing held or queued: past any hold, the queue submits what is left.
+  afterEach(async () => {
+    retryAfter = undefined;
+    t.emu.control.setQuota(user.namespace, 10);
+    await t.emu.control.clock.advance(MAX_SUBMIT_HOLD_MS);
+    await queue().runOnce();
+  });
+
+  it("keeps a queued task back until the Retry-After (seconds) of its refused submit has passed", async () => {
+    const task = await refusedWith("120");
+    const submits = submitCount(t);
+    await t.emu.control.clock.advance(119_000);
+    await queue().runOnce();
+    expect(submitCount(t)).toBe(submits);
+    expect(await status(task)).toBe("queued");
+
+    await t.emu.control.clock.advance(1_000);
+    await queue().runOnce();
+    expect(submitCount(t)).toBe(submits + 1);
+    expect(await status(task)).toBe("waiting");
+  });
+
+  it("reads a Retry-After given as an HTTP date", async () => {
+    const task = await refusedWith(new Date(t.clock.now() + 120_000).toUTCString());
+    const submits = submitCount(t);
+    await t.emu.control.clock.advance(119_000); // the date drops the milliseconds: < 1 s short
+    await queue().runOnce();
+    expect(await status(task)).toBe("queued");
+
+    await t.emu.control.clock.advance(1_000);
+    await queue().runOnce();
+    expect(submitCount(t)).toBe(submits + 1);
+    expect(await status(task)).toBe("waiting");
+  });
+
+  it("keeps a task created while the account is held back too, though the quota has room", async () => {
+    await refusedWith("120");
+    const submits = submitCount(t);
+    const later = await createTask(t, user.session);
+    expect(later.status).toBe("queued");
+    expect(submitCount(t)).toBe(submits);
+  });
+
+  it("holds the account on another instance sharing the database (or after a restart)", async () => {
+    const task = await refusedWith("120");
+    if (!t.second) throw new Error("the harness opened no second instance");
+    const other = t.second.backend.deps.services.taskQueue;
+    const submits = submitCount(t);
+    await other.runOnce();
+    await other.drain(account(), 10);
+    expect(submitCount(t)).toBe(submits);
+
+    await t.emu.control.clock.advance(120_000);
+    await other.runOnce();
+    expect(submitCount(t)).toBe(submits + 1);
+    expect(await status(task)).toBe("waiting");
+  });
+
+  it("keeps the account held when the refused task is cancelled", async () => {
+    t.emu.control.setQuota(user.namespace, 0);
+    const refused = await createTask(t, user.session);
+    await t.emu.control.clock.advance(1_000); // older by a second: first in line
+    // The older task is the one submitted and refused; this one waits behind it.
+    const behind = await refusedWith("120");
+    const cancelled = await t.request(`/api/tasks/${refused.id}/cancel`, {
+      method: "POST",
+      session: user.session,
+    });
+    expect(cancelled.status).toBe(200);
+    const submits = submitCount(t);
+    await queue().runOnce();
+    expect(submitCount(t)).toBe(submits);
+    expect(await status(behind)).toBe("queued");
+  });
+});
