@@ -1,9 +1,4 @@
-import {
-  MUSIC_DEFAULTS,
-  MUSIC_FIELDS,
-  type MusicFieldError,
-  type MusicParams,
-} from "@overture/core/music";
+import { MUSIC_FIELDS, type MusicFieldError, type MusicParams } from "@overture/core/music";
 import type { DraftValue } from "./storage.ts";
 
 export type FieldName = keyof MusicParams;
@@ -22,13 +17,15 @@ export const ADVANCED_FIELDS = (Object.keys(MUSIC_FIELDS) as FieldName[]).filter
 /** Every field in the order the form shows it: the first invalid one is the one to focus. */
 export const FORM_ORDER: readonly FieldName[] = [...BASIC_FIELDS, ...ADVANCED_FIELDS];
 
-/** The form's starting values: the documented defaults, then the remembered draft on top. */
+/**
+ * The form's starting values: each field's form default, then the remembered draft on top. The
+ * form defaults, not MUSIC_DEFAULTS: `seeds` has none there (the platform picks them), and a
+ * missing value would show as the text "undefined" in its box.
+ */
 export function initialValues(draft: Record<string, DraftValue>): FormValues {
-  const values: Record<string, DraftValue> = { ...MUSIC_DEFAULTS };
-  for (const name of Object.keys(MUSIC_FIELDS)) {
-    const remembered = draft[name];
-    if (remembered !== undefined) values[name] = remembered;
-  }
+  const values: Record<string, DraftValue> = {};
+  for (const [name, spec] of Object.entries(MUSIC_FIELDS))
+    values[name] = draft[name] ?? spec.default;
   return values as FormValues;
 }
 

@@ -260,11 +260,26 @@ describe("compose form: prompt and lyrics length", () => {
 describe("compose form: fields, tags, presets and memory", () => {
   it("offers every parameter of spec 4.6 at its documented default", async () => {
     await renderForm();
-    for (const name of Object.keys(MUSIC_FIELDS) as (keyof typeof MUSIC_DEFAULTS)[]) {
+    for (const [name, spec] of Object.entries(MUSIC_FIELDS)) {
       const control = field(name);
       const value = control.type === "checkbox" ? control.checked : control.value;
-      expect(String(value), name).toBe(String(MUSIC_DEFAULTS[name]));
+      expect(String(value), name).toBe(String(spec.default));
     }
+  });
+
+  it("starts the seeds box empty, not with the word undefined", async () => {
+    await renderForm();
+    expect(field("seeds").value).toBe("");
+  });
+
+  it("empties the seeds box again on Reset to defaults and on a preset", async () => {
+    await renderForm();
+    type("seeds", "7, 8");
+    fireEvent.click(screen.getByRole("button", { name: "Reset to defaults" }));
+    expect(field("seeds").value).toBe("");
+    type("seeds", "7, 8");
+    fireEvent.click(screen.getByRole("button", { name: "Lo-fi" }));
+    expect(field("seeds").value).toBe("");
   });
 
   it("shows the range of each numeric field", async () => {
