@@ -18,6 +18,17 @@ function optional<T>(work: Promise<T>): Promise<T | null> {
   });
 }
 
+/**
+ * The backend renews a session while it is used (sliding expiry): keep the renewed expiry, or
+ * `requireSession` would end a session the backend still honours once the first one passed.
+ * Only for the session the answer was about: a sign-out or a new sign-in meanwhile wins.
+ */
+async function keepRenewedExpiry(token: string, expiresAt: string): Promise<void> {
+  const stored = await sessionItem.getValue();
+  if (stored?.token !== token || stored.expiresAt === expiresAt) return;
+  await sessionItem.setValue({ ...stored, expiresAt });
+}
+
 /** Signed out: only whether the backend answers, so the sign-in screen can say it does not. */
 async function checkReachable(ctx: Context): Promise<Snapshot> {
   try {
@@ -39,13 +50,14 @@ async function checkReachable(ctx: Context): Promise<Snapshot> {
 export async function refresh(ctx: Context): Promise<Snapshot> {
   if (!(await sessionItem.getValue())) return checkReachable(ctx);
   try {
-    const data = await ctx.call(async (api) => {
+    const data = await ctx.call(async (api, session) => {
       const [me, selection, quota, page] = await Promise.all([
         api.me(),
         api.selection(),
         optional(api.quota()),
         api.tasks({ limit: PAGE }),
       ]);
+      await keepRenewedExpiry(session.token, me.session.expires_at);
       const webhook = selection ? await optional(api.webhookStatus(selection.namespace)) : null;
       const known = mergeTasks((await ctx.store.read()).tasks, page.tasks);
       const refusals =
