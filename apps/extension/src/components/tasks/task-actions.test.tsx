@@ -65,6 +65,19 @@ describe("library actions on a finished task", () => {
     await expect.poll(() => screen.queryByRole("textbox", { name: "Title" })).toBeNull();
   });
 
+  it("gives the keyboard focus back to Rename when a rename ends", async () => {
+    await signedIn({ tasks: [done()] });
+    startTestBackground(fakeBackend());
+    show(done());
+    fireEvent.click(screen.getByRole("button", { name: "Rename" }));
+    const input = screen.getByRole("textbox", { name: "Title" });
+    await expect.poll(() => document.activeElement).toBe(input);
+    fireEvent.keyDown(input, { key: "Escape" });
+    await expect
+      .poll(() => document.activeElement)
+      .toBe(screen.getByRole("button", { name: "Rename" }));
+  });
+
   it("gives up a rename on Escape without asking the backend", async () => {
     await signedIn({ tasks: [done()] });
     const backend = fakeBackend();

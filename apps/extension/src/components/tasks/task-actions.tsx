@@ -53,7 +53,7 @@ export function TaskActions(props: {
         >
           {task.favourite ? "★" : "☆"}
         </button>
-        <button type="button" disabled={busy} onClick={props.onRename}>
+        <button type="button" data-action="rename" disabled={busy} onClick={props.onRename}>
           {i18n.t("task.rename")}
         </button>
         <button type="button" aria-expanded={props.detailsOpen} onClick={props.onToggleDetails}>

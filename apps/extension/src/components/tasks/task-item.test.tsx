@@ -144,6 +144,28 @@ describe("a task in the list", () => {
     await expect.poll(() => backend.calls("POST", "/api/tasks/t1/cancel").length).toBe(1);
   });
 
+  it("drops a failed cancel's message once the task has moved on", async () => {
+    await signedIn({ tasks: [task({ status: "waiting" })] });
+    const backend = fakeBackend();
+    backend.down();
+    startTestBackground(backend);
+    const { rerender } = show(task({ status: "waiting" }));
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "The backend could not be reached.",
+    );
+    const finished = {
+      finished_at: "2025-01-01T10:03:00.000Z",
+      updated_at: "2025-01-01T10:03:00.000Z",
+    };
+    rerender(
+      <ul>
+        <TaskItem task={task({ status: "success", ...finished })} now={NOW} />
+      </ul>,
+    );
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
   it("says callbacks for its account are refused because the secret does not match", () => {
     render(
       <ul>

@@ -1,5 +1,5 @@
 import { i18n } from "../../lib/i18n.ts";
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { taskTitle, timeLine } from "../../lib/format.ts";
 import { send } from "../../lib/messages.ts";
 import { type Refusal, refusalSentence } from "../../lib/refusals.ts";
@@ -36,8 +36,20 @@ export function TaskItem(props: {
 }) {
   const { task, now } = props;
   const [cancelling, setCancelling] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  // Said about the task as it stood: once it has moved on (ended, say), the message is stale.
+  const [problem, setProblem] = useState<{ text: string; status: TaskState } | null>(null);
   const [renaming, setRenaming] = useState(false);
+  const card = useRef<HTMLLIElement>(null);
+  const wasRenaming = useRef(false);
+  useEffect(() => {
+    // The title editor took the keyboard focus with it: back to Rename, where the person was.
+    if (wasRenaming.current && !renaming) {
+      const active = document.activeElement;
+      if (!active || active === document.body || !active.isConnected)
+        card.current?.querySelector<HTMLButtonElement>('[data-action="rename"]')?.focus();
+    }
+    wasRenaming.current = renaming;
+  }, [renaming]);
   const [detailsOpen, setDetailsOpen] = useState(false);
   const [sharing, setSharing] = useState(false);
   const estimate = useEstimate(task, now);
@@ -48,7 +60,7 @@ export function TaskItem(props: {
     setProblem(null);
     send("tasks/cancel", { id: task.id })
       .catch((error: unknown) => {
-        setProblem(errorText(error));
+        setProblem({ text: errorText(error), status: task.status });
       })
       .finally(() => {
         setCancelling(false);
@@ -56,7 +68,7 @@ export function TaskItem(props: {
   };
 
   return (
-    <li class="card task" data-task-id={task.id} data-status={task.status}>
+    <li class="card task" ref={card} data-task-id={task.id} data-status={task.status}>
       <div class="row spread">
         {renaming ? (
           <TitleEditor
@@ -117,9 +129,9 @@ export function TaskItem(props: {
           </button>
         </div>
       ) : null}
-      {problem ? (
+      {problem?.status === task.status ? (
         <p class="small" role="alert">
-          {problem}
+          {problem.text}
         </p>
       ) : null}
     </li>

@@ -35,6 +35,21 @@ describe("deleting from the task list", () => {
     expect((await snapshotItem.getValue()).tasks.map((t) => t.id)).toEqual(["t1"]);
   });
 
+  it("moves the keyboard focus to Undo, which the deleted card took with it", async () => {
+    await signedIn({ tasks: [done] });
+    startTestBackground(
+      fakeBackend({
+        "DELETE /api/tasks/t1": () =>
+          json({ task: { ...done, deleted_at: AT, updated_at: AT }, undo_until: AT }),
+      }),
+    );
+    render(<TaskPanel snapshot={snapshot({ tasks: [done] })} />, { wrapper: PlayerProvider });
+    screen.getByRole("button", { name: "Delete" }).focus();
+    deleteFirst();
+    const undo = await screen.findByRole("button", { name: "Undo" });
+    await expect.poll(() => document.activeElement).toBe(undo);
+  });
+
   it("says so when the undo came too late", async () => {
     await signedIn({ tasks: [done] });
     startTestBackground(

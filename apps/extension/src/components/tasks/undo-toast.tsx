@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { i18n } from "../../lib/i18n.ts";
 import { send } from "../../lib/messages.ts";
 import { errorText } from "../../lib/texts.ts";
@@ -18,7 +18,12 @@ export function UndoToast(props: {
 }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const undoButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
+    // The deleted card took the keyboard focus with it: Undo gets it, so that it is in reach
+    // within its window. Focus the person moved elsewhere meanwhile stays where it is.
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) undoButton.current?.focus();
     const timer = setTimeout(props.onClose, UNDO_MS);
     return () => {
       clearTimeout(timer);
@@ -40,7 +45,7 @@ export function UndoToast(props: {
     <div class="banner toast row spread" role="status" data-testid="undo-toast">
       <span>{problem ?? i18n.t("task.deleted")}</span>
       {problem ? null : (
-        <button type="button" onClick={undo} disabled={busy}>
+        <button type="button" ref={undoButton} onClick={undo} disabled={busy}>
           {i18n.t("task.undo")}
         </button>
       )}
