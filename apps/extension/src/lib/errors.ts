@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   "platform_unavailable",
   "permission_denied",
   "invalid_url",
+  "invalid_namespace",
+  "invalid_secret",
   "backend_not_set",
   "link_expired",
   "task_active",

@@ -21,6 +21,8 @@ export function WebhookSecretForm(props: { snapshot: Snapshot }) {
 
   useEffect(() => {
     setStatus(null);
+    // A problem with the last account says nothing about this one.
+    setProblem(null);
     if (!namespace.trim()) return;
     send("webhook/status", { namespace: namespace.trim() })
       .then(setStatus)

@@ -4,6 +4,7 @@ import {
   BACKEND_MISCONFIGURED,
   DATABASE_UNAVAILABLE,
   INVALID_PARAMETERS,
+  INVALID_SECRET,
   NAMESPACE_NOT_FOUND,
   NO_TOKEN_SELECTED,
   NOT_ARCHIVED,
@@ -24,6 +25,7 @@ const PASSED_THROUGH: readonly (ApiErrorCode & ErrorCode)[] = [
   UNAUTHENTICATED,
   REAUTHENTICATION_REQUIRED,
   INVALID_PARAMETERS,
+  INVALID_SECRET,
   DATABASE_UNAVAILABLE,
   PLATFORM_UNAVAILABLE,
   BACKEND_MISCONFIGURED,
@@ -74,6 +76,10 @@ export async function responseError(response: {
   if (passed) return new OvertureError(passed, message, { status, ...(fields ? { fields } : {}) });
   if (status === 401) return new OvertureError("unauthenticated", message, { status });
   if (status === 404) return new OvertureError("not_found", message, { status });
+  // An account's namespace the backend's route refused (typed by the person): not a music
+  // field the compose form could highlight.
+  if (status === 400 && fields?.some((field) => field.field === "ns"))
+    return new OvertureError("invalid_namespace", message, { status });
   if (status === 400 && fields)
     return new OvertureError("invalid_parameters", message, { status, fields });
   if (status === 502 || status === 503 || status === 504)
