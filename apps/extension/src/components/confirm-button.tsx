@@ -10,6 +10,11 @@ export function ConfirmButton(props: {
   question: string;
   confirmLabel: string;
   keepLabel: string;
+  /**
+   * The trigger's accessible name when `label` alone is ambiguous (one per list item, say); it
+   * should start with `label`, so what is seen is what voice control and screen readers hear.
+   */
+  ariaLabel?: string | undefined;
   onConfirm: () => void;
   /** Style the first button as dangerous too (the confirm button always is). */
   danger?: boolean;
@@ -30,6 +35,7 @@ export function ConfirmButton(props: {
         type="button"
         class={props.danger ? "danger" : undefined}
         ref={trigger}
+        aria-label={props.ariaLabel}
         disabled={props.disabled}
         onClick={() => {
           setAsking(true);

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from "@testing-library/preact";
+import { fireEvent, render, screen, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, refusal, snapshot } from "../../testing/fixtures.ts";
@@ -82,6 +82,76 @@ describe("account: signing out asks first", () => {
     fireEvent.click(screen.getByRole("button", { name: "退出登录" }));
     expect(await screen.findByText("要在此浏览器中退出 Overture 吗？")).toBeTruthy();
     expect(screen.getByRole("button", { name: "保持登录" })).toBeTruthy();
+  });
+});
+
+describe("account: revoking a device asks first, as signing out does", () => {
+  const revoking = () =>
+    fakeBackend({
+      "GET /api/sessions": sessions,
+      "DELETE /api/sessions/s1": () => new Response(null, { status: 204 }),
+      "DELETE /api/sessions/s2": () => new Response(null, { status: 204 }),
+    });
+  const device = async (id: string) => {
+    await screen.findAllByTestId("device-name");
+    const item = document.querySelector<HTMLElement>(`[data-device-id="${id}"]`);
+    if (!item) throw new Error(`no device ${id}`);
+    return within(item);
+  };
+
+  it("does not revoke this device on the first click, and keeps it when kept", async () => {
+    await signedIn();
+    const backend = revoking();
+    startTestBackground(backend);
+    render(<AccountPanel snapshot={snapshot()} />);
+    const here = await device("s1");
+    fireEvent.click(here.getByRole("button", { name: /^Revoke/ }));
+    const question = here.getByRole("group", {
+      name: "Revoke this device? Overture signs out in this browser.",
+    });
+    fireEvent.click(within(question).getByRole("button", { name: "Keep it" }));
+    expect(here.queryByRole("group")).toBeNull();
+    expect(backend.calls("DELETE", "/api/sessions/s1")).toHaveLength(0);
+  });
+
+  it("revokes this device once confirmed", async () => {
+    await signedIn();
+    const backend = revoking();
+    startTestBackground(backend);
+    render(<AccountPanel snapshot={snapshot()} />);
+    const here = await device("s1");
+    fireEvent.click(here.getByRole("button", { name: /^Revoke/ }));
+    const confirm = here.getByRole("button", { name: "Yes, revoke" });
+    expect(document.activeElement).toBe(confirm);
+    fireEvent.click(confirm);
+    await expect.poll(() => backend.calls("DELETE", "/api/sessions/s1").length).toBe(1);
+  });
+
+  it("asks before revoking another device too, naming it", async () => {
+    await signedIn();
+    const backend = revoking();
+    startTestBackground(backend);
+    render(<AccountPanel snapshot={snapshot()} />);
+    const other = await device("s2");
+    fireEvent.click(other.getByRole("button", { name: "Revoke: Firefox 128 on Windows" }));
+    expect(backend.calls("DELETE", "/api/sessions/s2")).toHaveLength(0);
+    other.getByRole("group", { name: "Revoke Firefox 128 on Windows? It is signed out there." });
+    fireEvent.click(other.getByRole("button", { name: "Yes, revoke" }));
+    await expect.poll(() => backend.calls("DELETE", "/api/sessions/s2").length).toBe(1);
+  });
+
+  it("asks in Chinese", async () => {
+    await useLocale("zh_CN");
+    await signedIn();
+    startTestBackground(revoking());
+    render(<AccountPanel snapshot={snapshot()} />);
+    const here = await device("s1");
+    fireEvent.click(here.getByRole("button", { name: /^撤销/ }));
+    expect(
+      here.getByRole("group", { name: "要撤销当前设备吗？Overture 将在此浏览器中退出登录。" }),
+    ).toBeTruthy();
+    expect(here.getByRole("button", { name: "确认撤销" })).toBeTruthy();
+    expect(here.getByRole("button", { name: "保留" })).toBeTruthy();
   });
 });
 

@@ -3,10 +3,14 @@ import { useEffect, useState } from "preact/hooks";
 import { send } from "../../lib/messages.ts";
 import { deviceName, errorText } from "../../lib/texts.ts";
 import type { DeviceSession } from "../../lib/types.ts";
+import { ConfirmButton } from "../confirm-button.tsx";
 
 const date = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString(uiLanguage()) : "");
 
-/** Signed-in devices (backend sessions), each revocable; revoking this one signs out here. */
+/**
+ * Signed-in devices (backend sessions), each revocable once confirmed; revoking this one signs
+ * out here.
+ */
 export function Devices() {
   const [devices, setDevices] = useState<DeviceSession[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -41,15 +45,25 @@ export function Devices() {
                   {i18n.t("account.deviceSince", { date: date(device.created_at) })}
                 </span>
               </span>
-              <button
-                type="button"
-                class="danger"
-                onClick={() => {
+              {/* Asked first, as Sign out is: revoking this device signs out here, and another
+                  device can only sign in again from there. */}
+              <ConfirmButton
+                danger
+                label={i18n.t("account.revoke")}
+                ariaLabel={i18n.t("account.revokeDevice", {
+                  device: deviceName(device.user_agent),
+                })}
+                question={
+                  device.current
+                    ? i18n.t("account.revokeThisQuestion")
+                    : i18n.t("account.revokeQuestion", { device: deviceName(device.user_agent) })
+                }
+                confirmLabel={i18n.t("account.revokeConfirm")}
+                keepLabel={i18n.t("account.revokeKeep")}
+                onConfirm={() => {
                   revoke(device.id);
                 }}
-              >
-                {i18n.t("account.revoke")}
-              </button>
+              />
             </li>
           ))}
         </ul>
