@@ -153,7 +153,7 @@ suite(
       await popup.getByText("没有匹配的曲目。").waitFor();
       await search.fill("");
       const item = popup.locator(`li.task[data-task-id="${rap}"]`);
-      await item.getByRole("button", { name: "详情", exact: true }).click();
+      await item.getByRole("button", { name: /^详情：/ }).click();
       const details = item.getByTestId("task-details");
       await details.locator("dl").waitFor();
       expect(await details.textContent()).toContain("平台任务 ID");
@@ -165,7 +165,7 @@ suite(
     it("makes and revokes a share link from the share panel in Chinese", async () => {
       await waitForArchive(browser, stack, rap);
       const item = popup.locator(`li.task[data-task-id="${rap}"]`);
-      await item.getByRole("button", { name: "分享", exact: true }).click();
+      await item.getByRole("button", { name: /^分享：/ }).click();
       const panel = item.getByTestId("share-panel");
       expect(await panel.locator("select option").allTextContents()).toEqual([
         "1 天",

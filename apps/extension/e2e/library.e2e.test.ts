@@ -128,7 +128,7 @@ describeInChromium("the library in Chromium (English)", (chromiumPath) => {
 
   it("shows a track's details: parameters, lyrics, durations, platform task id", async () => {
     const rap = item(ids[2] ?? "");
-    await rap.getByRole("button", { name: "Details", exact: true }).click();
+    await rap.getByRole("button", { name: /^Details:/ }).click();
     const details = rap.getByTestId("task-details");
     await details.locator("dl").waitFor();
     const text = (await details.textContent()) ?? "";
@@ -145,7 +145,7 @@ describeInChromium("the library in Chromium (English)", (chromiumPath) => {
 
   it("puts a track's settings into the compose form", async () => {
     const orchestral = item(ids[1] ?? "");
-    await orchestral.getByRole("button", { name: "Details", exact: true }).click();
+    await orchestral.getByRole("button", { name: /^Details:/ }).click();
     await orchestral.getByRole("button", { name: "Use these settings" }).click();
     await popup.locator("#tab-compose[aria-selected=true]").waitFor();
     await expect
@@ -158,7 +158,7 @@ describeInChromium("the library in Chromium (English)", (chromiumPath) => {
   it("regenerates a track as a new task with the same parameters", async () => {
     const orchestral = item(ids[1] ?? "");
     // The details closed with the list when the compose tab showed.
-    const open = orchestral.getByRole("button", { name: "Details", exact: true });
+    const open = orchestral.getByRole("button", { name: /^Details:/ });
     if ((await open.count()) > 0) await open.click();
     await orchestral.getByRole("button", { name: "Regenerate" }).click();
     await orchestral.locator('[data-testid="task-details"] [role="status"]').waitFor();
@@ -182,7 +182,7 @@ describeInChromium("the library in Chromium (English)", (chromiumPath) => {
     await panel.locator(`li.task[data-task-id="${made}"] button.danger`).click();
     await waitForStatus(panel, made, "cancelled", 30_000);
     const there = panel.locator(`li.task[data-task-id="${made}"]`);
-    await there.getByRole("button", { name: "Delete", exact: true }).click();
+    await there.getByRole("button", { name: /^Delete:/ }).click();
     await there.locator(".confirm button.danger").click();
     // Deleted elsewhere: it leaves the results shown here.
     await expect.poll(listedIds).not.toContain(made);
@@ -193,7 +193,7 @@ describeInChromium("the library in Chromium (English)", (chromiumPath) => {
 
   it("deletes a track after asking, and undo brings it back", async () => {
     const rap = item(ids[2] ?? "");
-    await rap.getByRole("button", { name: "Delete", exact: true }).click();
+    await rap.getByRole("button", { name: /^Delete:/ }).click();
     await rap.locator(".confirm").waitFor();
     await browser.shoot(popup, "library-delete-confirm");
     await rap.locator(".confirm button.danger").click();
@@ -210,7 +210,7 @@ describeInChromium("the library in Chromium (English)", (chromiumPath) => {
     const audio = `${stack.backendUrl}/api/tasks/${ids[2]}/audio`;
     await waitForArchive(browser, stack, ids[2] ?? "");
     expect((await backendGet(browser, audio)).status).toBe(200);
-    await rap.getByRole("button", { name: "Delete", exact: true }).click();
+    await rap.getByRole("button", { name: /^Delete:/ }).click();
     await rap.locator(".confirm button.danger").click();
     await popup.getByTestId("undo-toast").waitFor();
     // The undo window (10 s) passes.

@@ -127,6 +127,16 @@ describe("compose form: a refused submit shows where the problem is", () => {
     expect(document.activeElement?.id).toBe("field-omega_scale");
   });
 
+  it("names the Advanced parameters group after its summary, in English and Chinese", async () => {
+    await renderForm();
+    const group = screen.getByRole("group", { name: "Advanced parameters", hidden: true });
+    expect(group).toBe(details());
+    cleanup();
+    await useLocale("zh_CN");
+    await renderForm();
+    expect(screen.getByRole("group", { name: "高级参数", hidden: true })).toBe(details());
+  });
+
   it("focuses a basic field before an advanced one", async () => {
     await composeDraftItem.setValue({ values: { omega_scale: "500" }, preset: null });
     const form = await renderForm();

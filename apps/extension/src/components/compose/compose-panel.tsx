@@ -123,12 +123,15 @@ export function ComposePanel(props: {
       />
       <details
         class="advanced"
+        // A details element is a group, but its summary does not name it: without this a screen
+        // reader entering the fields announces an unnamed group.
+        aria-labelledby="compose-advanced-summary"
         open={advancedOpen}
         onToggle={(e) => {
           setAdvancedOpen(e.currentTarget.open);
         }}
       >
-        <summary>{i18n.t("compose.advanced")}</summary>
+        <summary id="compose-advanced-summary">{i18n.t("compose.advanced")}</summary>
         <div class="grid">
           {ADVANCED_FIELDS.map((name) => (
             <Field

@@ -18,6 +18,8 @@ export function WaveformBar(props: {
   onSeek: (fraction: number) => void;
   disabled?: boolean;
   testId?: string;
+  /** Which track it is, where several waveforms share a view (the default names none). */
+  label?: string;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const { bars, position, duration, onSeek, disabled = false } = props;
@@ -46,7 +48,7 @@ export function WaveformBar(props: {
       role="slider"
       data-testid={props.testId}
       tabIndex={disabled ? -1 : 0}
-      aria-label={i18n.t("result.waveform")}
+      aria-label={props.label ?? i18n.t("result.waveform")}
       aria-disabled={disabled}
       aria-valuemin={0}
       aria-valuemax={100}

@@ -4,7 +4,7 @@ import type { DownloadProgress, DownloadResult } from "../../lib/download-result
 import { send } from "../../lib/messages.ts";
 import { errorText } from "../../lib/texts.ts";
 import type { AudioFormat, Task } from "../../lib/types.ts";
-import { streamable } from "../../lib/format.ts";
+import { streamable, taskTitle } from "../../lib/format.ts";
 
 /** How often a running download's progress is asked for. */
 const PROGRESS_EVERY_MS = 500;
@@ -96,19 +96,36 @@ export function DownloadControl(props: { task: Task; onPlatformLinkFailed: () =>
         setShown({ kind: "problem", text: errorText(error), format });
       });
   };
-  const formats: { format: AudioFormat; label: string }[] = streamable(task)
+  const title = taskTitle(task);
+  // The name adds the title, so one card's Download is told from the next card's.
+  const formats: { format: AudioFormat; label: string; name: string }[] = streamable(task)
     ? [
-        { format: "original", label: i18n.t("download.wav") },
-        { format: "mp3", label: i18n.t("download.mp3") },
+        {
+          format: "original",
+          label: i18n.t("download.wav"),
+          name: i18n.t("download.wavTrack", { title }),
+        },
+        {
+          format: "mp3",
+          label: i18n.t("download.mp3"),
+          name: i18n.t("download.mp3Track", { title }),
+        },
       ]
-    : [{ format: "original", label: i18n.t("result.download") }];
+    : [
+        {
+          format: "original",
+          label: i18n.t("result.download"),
+          name: i18n.t("result.downloadTrack", { title }),
+        },
+      ];
   return (
     <>
-      {formats.map(({ format, label }) => (
+      {formats.map(({ format, label, name }) => (
         <button
           key={format}
           type="button"
           data-testid={`download-${format}`}
+          aria-label={name}
           onClick={() => {
             start(format);
           }}

@@ -53,7 +53,7 @@ describe("a finished track", () => {
     const writeText = vi.fn(() => Promise.resolve());
     vi.spyOn(navigator, "clipboard", "get").mockReturnValue({ writeText } as unknown as Clipboard);
     renderItem(done);
-    fireEvent.click(screen.getByRole("button", { name: "Copy link" }));
+    fireEvent.click(screen.getByRole("button", { name: "Copy link: lofi piano" }));
     expect(writeText).toHaveBeenCalledWith(FILE);
     expect(await screen.findByText("Link copied")).toBeTruthy();
   });
@@ -62,7 +62,7 @@ describe("a finished track", () => {
     await signedIn({ tasks: [done] });
     startTestBackground(backendWithFile().backend);
     renderItem(done);
-    fireEvent.click(screen.getByRole("button", { name: "Download" }));
+    fireEvent.click(screen.getByRole("button", { name: "Download: lofi piano" }));
     await expect.poll(() => mocks.download.mock.calls.length).toBe(1);
   });
 
@@ -79,7 +79,7 @@ describe("a finished track", () => {
     startTestBackground(backendWithFile().backend);
     mocks.downloadsEnd("SERVER_BAD_CONTENT");
     renderItem(done);
-    fireEvent.click(screen.getByRole("button", { name: "Download" }));
+    fireEvent.click(screen.getByRole("button", { name: "Download: lofi piano" }));
     const problem = await screen.findByTestId("download-problem");
     expect(problem.textContent).toContain(
       "The platform's link has expired and Overture has no copy of this track yet.",
@@ -98,7 +98,7 @@ describe("a finished track", () => {
     startTestBackground(backendWithFile().backend);
     mocks.downloadsEnd("SERVER_BAD_CONTENT", "complete");
     renderItem(archived);
-    fireEvent.click(screen.getByRole("button", { name: "下载" }));
+    fireEvent.click(screen.getByRole("button", { name: "下载：lofi piano" }));
     await expect
       .poll(() => screen.queryByTestId("download-state")?.textContent)
       .toBe("平台链接已失效，已改为保存 Overture 存档的副本。");
@@ -109,7 +109,7 @@ describe("a finished track", () => {
     startTestBackground(backendWithFile().backend);
     mocks.downloadsEnd("NETWORK_FAILED");
     renderItem(done);
-    fireEvent.click(screen.getByRole("button", { name: "Download" }));
+    fireEvent.click(screen.getByRole("button", { name: "Download: lofi piano" }));
     expect((await screen.findByTestId("download-problem")).textContent).toContain(
       "The download was interrupted by a network problem (NETWORK_FAILED).",
     );
@@ -139,8 +139,8 @@ describe("an archived track's downloads", () => {
     mocks.downloadProgress.bytesReceived = 1_500_000;
     mocks.downloadProgress.totalBytes = 3_000_000;
     renderItem(archived);
-    expect(screen.getByRole("button", { name: "Download WAV" })).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: "Download MP3" }));
+    expect(screen.getByRole("button", { name: "Download WAV: lofi piano" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Download MP3: lofi piano" }));
     await expect
       .poll(() => screen.queryByTestId("download-progress")?.textContent, { timeout: 5000 })
       .toBe("Downloading… 50%");
@@ -157,7 +157,7 @@ describe("an archived track's downloads", () => {
     startTestBackground(backend());
     mocks.downloadsEnd("NETWORK_FAILED");
     renderItem(archived);
-    fireEvent.click(screen.getByRole("button", { name: "下载 MP3" }));
+    fireEvent.click(screen.getByRole("button", { name: "下载 MP3：lofi piano" }));
     expect((await screen.findByTestId("download-problem")).textContent).toContain(
       "下载因网络问题中断（NETWORK_FAILED）",
     );

@@ -1,6 +1,6 @@
 import { i18n } from "../../lib/i18n.ts";
 import { useRef, useState } from "preact/hooks";
-import { linkState, remaining, streamable } from "../../lib/format.ts";
+import { linkState, remaining, streamable, taskTitle } from "../../lib/format.ts";
 import type { Task } from "../../lib/types.ts";
 import { useSeen, useWaveform } from "../../lib/use-waveform.ts";
 import { usePlayer } from "../player/player-context.tsx";
@@ -27,6 +27,8 @@ export function ResultPlayer(props: { task: Task; now: number }) {
   const archived = streamable(task);
   const seen = useSeen(box);
   const waveform = useWaveform(archived ? task.id : null, seen);
+  // Every card has these controls: the title tells a screen reader's list of them apart.
+  const title = taskTitle(task);
 
   const copy = () => {
     const text = link.valid ? task.file_url : task.audio_url;
@@ -44,6 +46,9 @@ export function ResultPlayer(props: { task: Task; now: number }) {
           class="play"
           data-testid="play"
           aria-pressed={playing}
+          aria-label={
+            playing ? i18n.t("player.pauseTrack", { title }) : i18n.t("player.playTrack", { title })
+          }
           disabled={current && player.status === "loading"}
           onClick={() => {
             player.toggle(task);
@@ -63,7 +68,12 @@ export function ResultPlayer(props: { task: Task; now: number }) {
             setLinkFailed(true);
           }}
         />
-        <button type="button" onClick={copy} disabled={!link.valid && !task.audio_url}>
+        <button
+          type="button"
+          aria-label={i18n.t("result.copyLinkTrack", { title })}
+          onClick={copy}
+          disabled={!link.valid && !task.audio_url}
+        >
           {i18n.t("result.copyLink")}
         </button>
         <span class="small muted" role="status">
@@ -80,6 +90,7 @@ export function ResultPlayer(props: { task: Task; now: number }) {
             player.seek(task, fraction);
           }}
           testId="card-waveform"
+          label={i18n.t("result.waveformTrack", { title })}
         />
       ) : null}
       <p class="small muted" data-testid="link-expiry">

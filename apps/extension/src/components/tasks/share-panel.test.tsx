@@ -42,7 +42,7 @@ describe("sharing a track", () => {
         <TaskItem task={task({ status: "failure" })} now={NOW} />
       </ul>,
     );
-    expect(screen.queryByRole("button", { name: "Share" })).toBeNull();
+    expect(screen.queryByRole("button", { name: /^Share/ })).toBeNull();
     unmount();
   });
 
@@ -54,7 +54,7 @@ describe("sharing a track", () => {
       "POST /api/tasks/t1/shares": () =>
         json(share({ id: "s2", url: "http://127.0.0.1/s/tok", include_text: true }), 201),
     });
-    fireEvent.click(screen.getByRole("button", { name: "Share" }));
+    fireEvent.click(screen.getByRole("button", { name: "Share: lofi piano" }));
     fireEvent.change(screen.getByRole("combobox", { name: "Link expires after" }), {
       target: { value: "30d" },
     });
@@ -79,7 +79,7 @@ describe("sharing a track", () => {
       "DELETE /api/shares/s1": () =>
         json(share({ status: "revoked", revoked_at: "2025-01-01T10:04:00.000Z" })),
     });
-    fireEvent.click(screen.getByRole("button", { name: "Share" }));
+    fireEvent.click(screen.getByRole("button", { name: "Share: lofi piano" }));
     const list = await screen.findByRole("list", { name: "Links to this track" });
     expect(list.textContent).toContain("Active, never expires");
     fireEvent.click(within(list).getByRole("button", { name: "Revoke" }));
@@ -91,7 +91,7 @@ describe("sharing a track", () => {
     await useLocale("zh_CN");
     await signedIn({ tasks: [done] });
     open();
-    fireEvent.click(screen.getByRole("button", { name: "分享" }));
+    fireEvent.click(screen.getByRole("button", { name: "分享：lofi piano" }));
     expect(await screen.findByText("有效，永不过期")).toBeTruthy();
     expect(screen.getByRole("option", { name: "30 天" })).toBeTruthy();
   });

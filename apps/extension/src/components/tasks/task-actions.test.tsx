@@ -28,8 +28,8 @@ async function patched(backend: ReturnType<typeof fakeBackend>) {
 describe("library actions on a finished task", () => {
   it("has none while the task runs", () => {
     show(task({ status: "in_progress" }));
-    expect(screen.queryByRole("button", { name: "Favourite" })).toBeNull();
-    expect(screen.queryByRole("button", { name: "Delete" })).toBeNull();
+    expect(screen.queryByRole("button", { name: /^Favourite/ })).toBeNull();
+    expect(screen.queryByRole("button", { name: /^Delete/ })).toBeNull();
   });
 
   it("favourites a track, and shows a favourite as pressed", async () => {
@@ -39,12 +39,14 @@ describe("library actions on a finished task", () => {
     });
     startTestBackground(backend);
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Favourite" }));
+    fireEvent.click(screen.getByRole("button", { name: "Favourite: lofi piano" }));
     expect(await patched(backend)).toEqual({ favourite: true });
-    screen.getByRole("button", { name: "Favourite" });
+    screen.getByRole("button", { name: "Favourite: lofi piano" });
     const { unmount } = show(done({ id: "t2", favourite: true }));
     expect(
-      screen.getByRole("button", { name: "Remove from favourites" }).getAttribute("aria-pressed"),
+      screen
+        .getByRole("button", { name: "Remove from favourites: lofi piano" })
+        .getAttribute("aria-pressed"),
     ).toBe("true");
     unmount();
   });
@@ -56,7 +58,7 @@ describe("library actions on a finished task", () => {
     });
     startTestBackground(backend);
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename" }));
+    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
     const input = screen.getByRole<HTMLInputElement>("textbox", { name: "Title" });
     expect(input.value).toBe("lofi piano");
     fireEvent.input(input, { target: { value: "  Night " } });
@@ -69,13 +71,13 @@ describe("library actions on a finished task", () => {
     await signedIn({ tasks: [done()] });
     startTestBackground(fakeBackend());
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename" }));
+    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
     const input = screen.getByRole("textbox", { name: "Title" });
     await expect.poll(() => document.activeElement).toBe(input);
     fireEvent.keyDown(input, { key: "Escape" });
     await expect
       .poll(() => document.activeElement)
-      .toBe(screen.getByRole("button", { name: "Rename" }));
+      .toBe(screen.getByRole("button", { name: "Rename: lofi piano" }));
   });
 
   it("gives up a rename on Escape without asking the backend", async () => {
@@ -83,7 +85,7 @@ describe("library actions on a finished task", () => {
     const backend = fakeBackend();
     startTestBackground(backend);
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename" }));
+    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
     const input = screen.getByRole("textbox", { name: "Title" });
     fireEvent.input(input, { target: { value: "Other" } });
     fireEvent.keyDown(input, { key: "Escape" });
@@ -97,7 +99,7 @@ describe("library actions on a finished task", () => {
     const backend = fakeBackend();
     startTestBackground(backend);
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename" }));
+    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
     const input = screen.getByRole("textbox", { name: "Title" });
     fireEvent.input(input, { target: { value: "   " } });
     fireEvent.keyDown(input, { key: "Enter" });
@@ -116,7 +118,7 @@ describe("library actions on a finished task", () => {
     });
     startTestBackground(backend);
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename" }));
+    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
     const input = screen.getByRole("textbox", { name: "Title" });
     fireEvent.input(input, { target: { value: title } });
     fireEvent.keyDown(input, { key: "Enter" });
@@ -129,7 +131,7 @@ describe("library actions on a finished task", () => {
       fakeBackend({ "PATCH /api/tasks/t1": () => json({ error: "not_found", message: "x" }, 404) }),
     );
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename" }));
+    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
     fireEvent.keyDown(screen.getByRole("textbox", { name: "Title" }), { key: "Enter" });
     await expect.poll(() => screen.queryByRole("alert")?.textContent).toBe("Not found.");
     expect(screen.getByRole("textbox", { name: "Title" })).toBeTruthy();
@@ -145,10 +147,10 @@ describe("library actions on a finished task", () => {
     startTestBackground(backend);
     const told: unknown[] = [];
     show(done(), () => told.push("deleted"));
-    fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+    fireEvent.click(screen.getByRole("button", { name: "Delete: lofi piano" }));
     expect(backend.calls("DELETE", "/api/tasks/t1")).toHaveLength(0);
     fireEvent.click(screen.getByRole("button", { name: "Keep" }));
-    fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+    fireEvent.click(screen.getByRole("button", { name: "Delete: lofi piano" }));
     fireEvent.click(within(screen.getByRole("group")).getByRole("button", { name: "Delete" }));
     await expect.poll(() => told).toEqual(["deleted"]);
     expect(backend.calls("DELETE", "/api/tasks/t1")).toHaveLength(1);
@@ -163,7 +165,7 @@ describe("library actions on a finished task", () => {
       }),
     );
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "删除" }));
+    fireEvent.click(screen.getByRole("button", { name: "删除：lofi piano" }));
     fireEvent.click(within(screen.getByRole("group")).getByRole("button", { name: "删除" }));
     await expect
       .poll(() => screen.queryByRole("alert")?.textContent)

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { taskTitle } from "../../lib/format.ts";
 import { i18n } from "../../lib/i18n.ts";
 import { send } from "../../lib/messages.ts";
 import { errorText } from "../../lib/texts.ts";
@@ -21,6 +22,8 @@ export function TaskActions(props: {
   const { task } = props;
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // Every card has these buttons: the title tells a screen reader's list of them apart.
+  const title = taskTitle(task);
 
   const run = <T,>(request: Promise<T>, then?: (value: T) => void) => {
     setBusy(true);
@@ -44,7 +47,11 @@ export function TaskActions(props: {
           type="button"
           class="star"
           aria-pressed={task.favourite}
-          aria-label={task.favourite ? i18n.t("task.unfavourite") : i18n.t("task.favourite")}
+          aria-label={
+            task.favourite
+              ? i18n.t("task.unfavouriteTrack", { title })
+              : i18n.t("task.favouriteTrack", { title })
+          }
           title={task.favourite ? i18n.t("task.unfavourite") : i18n.t("task.favourite")}
           disabled={busy}
           onClick={() => {
@@ -53,19 +60,46 @@ export function TaskActions(props: {
         >
           {task.favourite ? "★" : "☆"}
         </button>
-        <button type="button" data-action="rename" disabled={busy} onClick={props.onRename}>
+        <button
+          type="button"
+          data-action="rename"
+          aria-label={i18n.t("task.renameTrack", { title })}
+          disabled={busy}
+          onClick={props.onRename}
+        >
           {i18n.t("task.rename")}
         </button>
-        <button type="button" aria-expanded={props.detailsOpen} onClick={props.onToggleDetails}>
+        <button
+          type="button"
+          aria-expanded={props.detailsOpen}
+          aria-label={
+            props.detailsOpen
+              ? i18n.t("details.hideTrack", { title })
+              : i18n.t("details.showTrack", { title })
+          }
+          onClick={props.onToggleDetails}
+        >
           {props.detailsOpen ? i18n.t("details.hide") : i18n.t("details.show")}
         </button>
         {task.status === "success" ? (
-          <button type="button" aria-expanded={props.sharing} onClick={props.onToggleSharing}>
+          <button
+            type="button"
+            aria-expanded={props.sharing}
+            aria-label={
+              props.sharing
+                ? i18n.t("share.closeTrack", { title })
+                : i18n.t("share.openTrack", { title })
+            }
+            onClick={props.onToggleSharing}
+          >
             {props.sharing ? i18n.t("share.close") : i18n.t("share.open")}
           </button>
         ) : null}
         <ConfirmButton
           label={busy ? i18n.t("task.deleting") : i18n.t("task.delete")}
+          ariaLabel={
+            busy ? i18n.t("task.deletingTrack", { title }) : i18n.t("task.deleteTrack", { title })
+          }
           question={i18n.t("task.confirmDelete")}
           confirmLabel={i18n.t("task.confirmDeleteYes")}
           keepLabel={i18n.t("task.keep")}

@@ -38,7 +38,7 @@ function open(details: unknown = DETAILS, routes = {}, status = 200) {
     </ul>,
     { wrapper: PlayerProvider },
   );
-  fireEvent.click(screen.getByRole("button", { name: "Details" }));
+  fireEvent.click(screen.getByRole("button", { name: "Details: lofi piano" }));
   return { backend, composed };
 }
 
@@ -74,7 +74,7 @@ describe("a task's details", () => {
       </ul>,
       { wrapper: PlayerProvider },
     );
-    fireEvent.click(screen.getByRole("button", { name: "详情" }));
+    fireEvent.click(screen.getByRole("button", { name: "详情：lofi piano" }));
     await expect.poll(() => screen.queryByText("平台任务 ID")).not.toBeNull();
     expect(text()).toContain("请求 0:30 · 实际 未知");
     expect(text()).not.toContain("费用");

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from "@testing-library/preact";
+import { fireEvent, render, screen, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, refusal, task } from "../../testing/fixtures.ts";
@@ -120,7 +120,7 @@ describe("a task in the list", () => {
     "offers Cancel for a %s task",
     (status) => {
       show(task({ status }));
-      expect(screen.getByRole("button", { name: "Cancel" })).toBeTruthy();
+      expect(screen.getByRole("button", { name: "Cancel: lofi piano" })).toBeTruthy();
     },
   );
 
@@ -128,7 +128,7 @@ describe("a task in the list", () => {
     "offers no Cancel for a %s task",
     (status) => {
       show(task({ status, file_url: null }));
-      expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
+      expect(screen.queryByRole("button", { name: /^Cancel/ })).toBeNull();
     },
   );
 
@@ -140,7 +140,7 @@ describe("a task in the list", () => {
     });
     startTestBackground(backend);
     show(task({ status: "waiting" }));
-    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    fireEvent.click(screen.getByRole("button", { name: "Cancel: lofi piano" }));
     await expect.poll(() => backend.calls("POST", "/api/tasks/t1/cancel").length).toBe(1);
   });
 
@@ -150,7 +150,7 @@ describe("a task in the list", () => {
     backend.down();
     startTestBackground(backend);
     const { rerender } = show(task({ status: "waiting" }));
-    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    fireEvent.click(screen.getByRole("button", { name: "Cancel: lofi piano" }));
     expect((await screen.findByRole("alert")).textContent).toBe(
       "The backend could not be reached.",
     );
@@ -195,5 +195,99 @@ describe("a task in the list", () => {
     expect(screen.getByTestId("callback-refused").textContent).toContain(
       "该账户的回调正被拒收：平台仍在用你之前的密钥签名",
     );
+  });
+});
+
+describe("a card's controls name the track they act on", () => {
+  const AUDIO = "http://127.0.0.1:8787/api/tasks/t1/audio";
+  const finished = (id: string, prompt: string): Task =>
+    task({
+      id,
+      status: "success",
+      params: { prompt },
+      file_url: `http://127.0.0.1:4010/files/${id}.wav`,
+      file_expires_at: "2025-01-02T10:00:00.000Z",
+      finished_at: "2025-01-01T10:02:00.000Z",
+      audio_url: AUDIO,
+      archive: {
+        status: "archived",
+        error: null,
+        audio_url: AUDIO,
+        mp3_url: `${AUDIO}?format=mp3`,
+        peaks_url: "http://127.0.0.1:8787/api/tasks/t1/peaks",
+      },
+    });
+  const card = (id: string) => {
+    const item = document.querySelector<HTMLElement>(`li[data-task-id="${id}"]`);
+    if (!item) throw new Error(`no card ${id}`);
+    return item;
+  };
+  const showBoth = () =>
+    render(
+      <ul>
+        <TaskItem task={finished("a", "lofi piano")} now={NOW} />
+        <TaskItem task={finished("b", "night drive")} now={NOW} />
+      </ul>,
+      { wrapper: PlayerProvider },
+    );
+
+  it("puts the title in every button's and the waveform's name, so two cards' controls differ", () => {
+    showBoth();
+    for (const [id, title] of [
+      ["a", "lofi piano"],
+      ["b", "night drive"],
+    ] as const) {
+      const controls = [
+        ...within(card(id)).getAllByRole("button"),
+        within(card(id)).getByRole("slider"),
+      ];
+      // Favourite, Rename, Details, Share, Delete, Play, Download WAV and MP3, Copy link, waveform.
+      expect(controls).toHaveLength(10);
+      for (const control of controls) expect(control.getAttribute("aria-label")).toContain(title);
+    }
+  });
+
+  it("starts each name with what the button does, then the title", () => {
+    showBoth();
+    const b = within(card("b"));
+    for (const name of [
+      "Play: night drive",
+      "Download WAV: night drive",
+      "Download MP3: night drive",
+      "Copy link: night drive",
+      "Favourite: night drive",
+      "Rename: night drive",
+      "Details: night drive",
+      "Share: night drive",
+      "Delete: night drive",
+    ])
+      expect(b.getByRole("button", { name })).toBeTruthy();
+    expect(b.getByRole("slider", { name: "Waveform of night drive" })).toBeTruthy();
+  });
+
+  it("keeps the visible text of the buttons as it was", () => {
+    showBoth();
+    const b = within(card("b"));
+    expect(b.getByRole("button", { name: "Play: night drive" }).textContent).toBe("Play");
+    expect(b.getByRole("button", { name: "Delete: night drive" }).textContent).toBe("Delete");
+  });
+
+  it("names the renamed title, not the prompt", () => {
+    show({ ...finished("a", "lofi piano"), title: "Rainy morning" });
+    expect(screen.getByRole("button", { name: "Rename: Rainy morning" })).toBeTruthy();
+  });
+
+  it("names a running task's Cancel after its track", () => {
+    show(task({ status: "waiting", params: { prompt: "night drive" } }));
+    expect(screen.getByRole("button", { name: "Cancel: night drive" }).textContent).toBe("Cancel");
+  });
+
+  it("names the controls in Chinese", async () => {
+    await useLocale("zh_CN");
+    showBoth();
+    const b = within(card("b"));
+    expect(b.getByRole("button", { name: "播放：night drive" }).textContent).toBe("播放");
+    expect(b.getByRole("button", { name: "删除：night drive" })).toBeTruthy();
+    expect(b.getByRole("slider", { name: "night drive 的波形图" })).toBeTruthy();
   });
 });

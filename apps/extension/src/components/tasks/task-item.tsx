@@ -124,7 +124,17 @@ export function TaskItem(props: {
       ) : null}
       {isCancellable(task) ? (
         <div class="row">
-          <button type="button" class="danger" onClick={cancel} disabled={cancelling}>
+          <button
+            type="button"
+            class="danger"
+            aria-label={
+              cancelling
+                ? i18n.t("task.cancellingTrack", { title: taskTitle(task) })
+                : i18n.t("task.cancelTrack", { title: taskTitle(task) })
+            }
+            onClick={cancel}
+            disabled={cancelling}
+          >
             {cancelling ? i18n.t("task.cancelling") : i18n.t("task.cancel")}
           </button>
         </div>

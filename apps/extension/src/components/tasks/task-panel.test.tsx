@@ -10,7 +10,7 @@ const AT = "2025-01-01T10:04:00.000Z";
 const done = task({ status: "failure", finished_at: "2025-01-01T10:00:03.000Z" });
 
 function deleteFirst() {
-  fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+  fireEvent.click(screen.getByRole("button", { name: "Delete: lofi piano" }));
   fireEvent.click(within(screen.getByRole("group")).getByRole("button", { name: "Delete" }));
 }
 
@@ -44,7 +44,7 @@ describe("deleting from the task list", () => {
       }),
     );
     render(<TaskPanel snapshot={snapshot({ tasks: [done] })} />, { wrapper: PlayerProvider });
-    screen.getByRole("button", { name: "Delete" }).focus();
+    screen.getByRole("button", { name: "Delete: lofi piano" }).focus();
     deleteFirst();
     const undo = await screen.findByRole("button", { name: "Undo" });
     await expect.poll(() => document.activeElement).toBe(undo);
