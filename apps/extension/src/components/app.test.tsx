@@ -105,13 +105,16 @@ describe("the popup's state screens", () => {
     expect(screen.getByRole("button", { name: "Sign in again" })).toBeTruthy();
   });
 
-  it("asks to sign in again when the session expired", async () => {
+  // The backend answers one 401 for an expired, unknown or signed-out session (its session
+  // middleware): the screen must be true of each, a session ended from another device included.
+  it("asks to sign in again without claiming the session expired, since it may have been signed out elsewhere", async () => {
     await signedIn();
     startTestBackground(
       fakeBackend({ "GET /api/me": () => json({ error: "unauthenticated", message: "x" }, 401) }),
     );
     render(<App surface="popup" />);
-    expect(await screen.findByRole("heading", { name: "Your session has expired" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "Your session has ended" })).toBeTruthy();
+    expect(screen.getByText(/signed out from another device or by the backend/)).toBeTruthy();
   });
 
   it("shows the offline banner and keeps the last known tasks", async () => {

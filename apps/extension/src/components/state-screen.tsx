@@ -13,6 +13,8 @@ const PROBLEM_TEXT: Record<SignInProblem, () => string> = {
   redirect_refused: () => i18n.t("state.redirectRefusedBody"),
   failed: () => i18n.t("state.failedBody"),
   unreachable: () => i18n.t("errors.backend_unreachable"),
+  // The snapshot keeps the category only, not the wait the answer gave: the generic wording.
+  rate_limited: () => i18n.t("errors.rate_limited"),
 };
 
 /** The sign-in button; the flow runs in the background, which survives the popup closing. */

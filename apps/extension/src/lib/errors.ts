@@ -20,6 +20,9 @@ export const ERROR_CODES = [
   "not_cancellable",
   "database_unavailable",
   "platform_unavailable",
+  "shutting_down",
+  "rate_limited",
+  "archive_quota_exceeded",
   "permission_denied",
   "invalid_url",
   "invalid_namespace",
@@ -48,6 +51,8 @@ export interface ErrorPayload {
   code: ErrorCode;
   message: string;
   fields?: FieldProblem[];
+  /** How long the backend asked to wait before trying again (`rate_limited`), when it said. */
+  retryAfterSeconds?: number;
 }
 
 /** An error with a stable code, thrown in the background and re-thrown in views. */
@@ -56,16 +61,23 @@ export class OvertureError extends Error {
   readonly code: ErrorCode;
   readonly fields: FieldProblem[] | undefined;
   readonly status: number | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { fields?: FieldProblem[]; status?: number; cause?: unknown } = {},
+    options: {
+      fields?: FieldProblem[];
+      status?: number;
+      retryAfterSeconds?: number;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.code = code;
     this.fields = options.fields;
     this.status = options.status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   toPayload(): ErrorPayload {
@@ -73,6 +85,9 @@ export class OvertureError extends Error {
       code: this.code,
       message: this.message,
       ...(this.fields ? { fields: this.fields } : {}),
+      ...(this.retryAfterSeconds === undefined
+        ? {}
+        : { retryAfterSeconds: this.retryAfterSeconds }),
     };
   }
 }

@@ -185,7 +185,11 @@ export async function send<K extends MessageType>(
   if (!reply) throw new OvertureError("unexpected", "The background did not answer.");
   if (reply.ok) return reply.value;
   const code = isErrorCode(reply.error.code) ? reply.error.code : "unexpected";
-  throw new OvertureError(code, reply.error.message, { fields: reply.error.fields ?? [] });
+  const { fields = [], retryAfterSeconds } = reply.error;
+  throw new OvertureError(code, reply.error.message, {
+    fields,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  });
 }
 
 /** Name of the runtime Port a view opens to keep the live event stream running. */

@@ -5,7 +5,8 @@ export type AuthState = "signed_out" | "signed_in" | "revoked" | "expired";
 /** Whether the last call reached the backend. */
 export type Connectivity = "online" | "offline" | "unreachable";
 /** Why the last sign-in did not finish. */
-export type SignInProblem = "denied" | "cancelled" | "redirect_refused" | "failed" | "unreachable";
+export type SignInProblem =
+  "denied" | "cancelled" | "redirect_refused" | "failed" | "unreachable" | "rate_limited";
 
 /**
  * Everything a view needs to render at once, written by the background after every refresh and

@@ -22,6 +22,15 @@ export function numberText(value: number): string {
   return new Intl.NumberFormat(uiLanguage()).format(value);
 }
 
+/** A wait in whole seconds, in words of the browser's language ("1 second", "30 秒钟"). */
+export function secondsText(seconds: number): string {
+  return new Intl.NumberFormat(uiLanguage(), {
+    style: "unit",
+    unit: "second",
+    unitDisplay: "long",
+  }).format(seconds);
+}
+
 /** A refused field in the person's language, by core's `MusicFieldError.code`. */
 export function fieldErrorText(error: {
   field: string;
@@ -67,6 +76,9 @@ export function errorText(error: unknown): string {
     const message = error instanceof Error ? error.message : String(error);
     return i18n.t("errors.unexpected", { message });
   }
+  const wait = error instanceof OvertureError ? error.retryAfterSeconds : undefined;
+  if (code === "rate_limited" && wait !== undefined)
+    return i18n.t("errors.rate_limited_for", { wait: secondsText(wait) });
   return i18n.t(`errors.${code}`);
 }
 

@@ -1,6 +1,7 @@
 import { barsFromPeaks, type Waveform } from "../peaks.ts";
 import { backendUrl } from "../storage.ts";
-import type { AudioFormat, MediaLink } from "../types.ts";
+import { OvertureError } from "../errors.ts";
+import type { AudioFormat, MediaLink, Task } from "../types.ts";
 import type { Context } from "./context.ts";
 
 /** A task's waveform: from the cache, else from the backend (then kept). */
@@ -39,4 +40,17 @@ export async function mediaLinkOf(
     const link = await ctx.call((api) => api.mediaLink(taskId, format));
     return { ...link, url: onBackend(link.url, backend) };
   });
+}
+
+/**
+ * Why a result the platform no longer serves has no copy either: "expired" would send the person
+ * to wait for an archive that will not come while their archive space is full.
+ */
+export function noCopyError(task: Task): OvertureError {
+  if (task.archive?.status === "failed" && task.archive.error === "archive_quota_exceeded")
+    return new OvertureError(
+      "archive_quota_exceeded",
+      "The result link has expired and the archive quota refused a copy.",
+    );
+  return new OvertureError("link_expired", "The result link has expired and no copy was archived.");
 }

@@ -2,6 +2,7 @@ import { AUDIO_CHUNK_BYTES, type AudioMessage, bytesToBase64, rechunk } from "..
 import { OvertureError, toErrorPayload } from "../errors.ts";
 import { linkState } from "../format.ts";
 import { backendUrl } from "../storage.ts";
+import { noCopyError } from "./archive.ts";
 import type { Context } from "./context.ts";
 import { send } from "./http.ts";
 
@@ -27,7 +28,7 @@ async function openAudio(ctx: Context, id: string): Promise<Response> {
     }
   }
   if (task.audio_url) return ctx.call((api) => api.audio(id));
-  throw new OvertureError("link_expired", "The result link has expired and no copy was archived.");
+  throw noCopyError(task);
 }
 
 /** Sends bytes already in memory (from the cache) in the Port's chunk size. */

@@ -56,6 +56,24 @@ describe("background: a download is watched to its end", () => {
     });
   });
 
+  it("says the archive space is full, not that a copy is coming, when the quota refused the copy", async () => {
+    const row = done({
+      archive: {
+        status: "failed",
+        error: "archive_quota_exceeded",
+        audio_url: null,
+        mp3_url: null,
+        peaks_url: null,
+      },
+    });
+    await signedIn({ tasks: [row] });
+    startTestBackground(backendWith(row));
+    mocks.downloadsEnd("SERVER_FORBIDDEN");
+    await expect(send("audio/download", { id: "t1", format: "original" })).rejects.toMatchObject({
+      code: "archive_quota_exceeded",
+    });
+  });
+
   it("uses the archived copy the backend has now, though the stored task had none", async () => {
     await signedIn({ tasks: [done({ file_expires_at: "2025-01-01T00:00:00.000Z" })] });
     startTestBackground(

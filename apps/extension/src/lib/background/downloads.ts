@@ -4,6 +4,7 @@ import { OvertureError } from "../errors.ts";
 import { linkState, trackFileName } from "../format.ts";
 import type { AudioFormat, Task } from "../types.ts";
 import { backendUrl } from "../storage.ts";
+import { noCopyError } from "./archive.ts";
 import type { Context } from "./context.ts";
 
 /** The extension of a link's path (`.wav`, `.mp3`…), if it has one. */
@@ -151,6 +152,8 @@ export async function downloadResult(
     lastReason = end.reason;
   }
   if (archived) return archiveOutcome(await fromArchive(archived), platformLinkFailed);
-  if (lastReason) return { state: "failed", problem: "link_expired", reason: lastReason };
-  throw new OvertureError("link_expired", "The result link has expired and no copy was archived.");
+  const noCopy = noCopyError(task);
+  if (lastReason && noCopy.code === "link_expired")
+    return { state: "failed", problem: "link_expired", reason: lastReason };
+  throw noCopy;
 }

@@ -37,6 +37,23 @@ describe("background: sign-in and sign-out", () => {
     });
   });
 
+  it("keeps the person signed out, told to slow down, when the backend rate-limits the sign-in", async () => {
+    startTestBackground(
+      fakeBackend({
+        "POST /auth/token": () =>
+          json({ error: "rate_limited", message: "x", retry_after_seconds: 9 }, 429),
+      }),
+    );
+    await expect(send("auth/sign-in")).rejects.toMatchObject({
+      code: "rate_limited",
+      retryAfterSeconds: 9,
+    });
+    expect(await snapshotItem.getValue()).toMatchObject({
+      auth: "signed_out",
+      signInProblem: "rate_limited",
+    });
+  });
+
   it("keeps the person signed out with the reason when the sign-in window is closed", async () => {
     startTestBackground(fakeBackend(), () =>
       Promise.reject(new Error("The user did not approve access.")),

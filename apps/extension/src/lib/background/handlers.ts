@@ -22,6 +22,7 @@ const PROBLEM = {
   sign_in_redirect_refused: "redirect_refused",
   offline: "unreachable",
   backend_unreachable: "unreachable",
+  rate_limited: "rate_limited",
 } as const;
 
 /** The background's side of the message map (`messages.ts`). */

@@ -11,9 +11,11 @@ import {
   NOT_CANCELLABLE,
   NOT_FOUND as ROUTE_NOT_FOUND,
   PLATFORM_UNAVAILABLE,
+  RATE_LIMITED,
   REAUTHENTICATION_REQUIRED,
   TASK_NOT_FOUND,
   SHARE_NOT_FOUND,
+  SHUTTING_DOWN,
   TASK_ACTIVE,
   UNAUTHENTICATED,
   UNDO_EXPIRED,
@@ -31,6 +33,8 @@ const PASSED_THROUGH: readonly (ApiErrorCode & ErrorCode)[] = [
   BACKEND_MISCONFIGURED,
   TASK_ACTIVE,
   UNDO_EXPIRED,
+  // Before the generic 503 below: a draining instance is not the platform being down.
+  SHUTTING_DOWN,
 ];
 
 /** Whether the browser believes it is offline (`navigator` is absent in some test runtimes). */
@@ -55,15 +59,35 @@ const NOT_FOUND: readonly string[] = [
   SHARE_NOT_FOUND,
 ];
 
+/**
+ * Seconds to wait, from the body's `retry_after_seconds` or else the `Retry-After` header (the
+ * backend sends both with `rate_limited`; a proxy in front of it may send only the header).
+ */
+function retryAfter(
+  body: { retry_after_seconds?: unknown },
+  headers?: Headers,
+): number | undefined {
+  const candidates = [body.retry_after_seconds, headers?.get("retry-after")];
+  for (const candidate of candidates) {
+    const seconds =
+      typeof candidate === "string" && candidate.trim() ? Number(candidate) : candidate;
+    if (typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0)
+      return Math.ceil(seconds);
+  }
+  return undefined;
+}
+
 /** Turns a backend error response (`{ error, message, fields? }`) into an `OvertureError`. */
 export async function responseError(response: {
   status: number;
+  headers?: Headers;
   json(): Promise<unknown>;
 }): Promise<OvertureError> {
   const body = (await response.json().catch(() => ({}))) as {
     error?: unknown;
     message?: unknown;
     fields?: FieldProblem[];
+    retry_after_seconds?: unknown;
   };
   const code = typeof body.error === "string" ? body.error : "";
   const message = typeof body.message === "string" ? body.message : `HTTP ${response.status}`;
@@ -72,6 +96,13 @@ export async function responseError(response: {
   if (code === NO_TOKEN_SELECTED) return new OvertureError("no_selection", message, { status });
   if (code === NOT_CANCELLABLE) return new OvertureError("not_cancellable", message, { status });
   if (NOT_FOUND.includes(code)) return new OvertureError("not_found", message, { status });
+  if (code === RATE_LIMITED) {
+    const seconds = retryAfter(body, response.headers);
+    return new OvertureError("rate_limited", message, {
+      status,
+      ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }),
+    });
+  }
   const passed = PASSED_THROUGH.find((known) => known === code);
   if (passed) return new OvertureError(passed, message, { status, ...(fields ? { fields } : {}) });
   if (status === 401) return new OvertureError("unauthenticated", message, { status });
