@@ -98,6 +98,43 @@ describe("compose form: validation messages from core, by error code", () => {
   });
 });
 
+describe("compose form: a connection failure's banner goes once the backend is back", () => {
+  /** A snapshot written later, while online (a refresh that reached the backend). */
+  const healthyLater = snapshot({ ...withToken, connectivity: "online", updatedAt: 99 });
+
+  it("clears a backend-unreachable banner when a later snapshot is online", async () => {
+    await signedIn();
+    const backend = fakeBackend();
+    backend.down();
+    startTestBackground(backend);
+    const { rerender } = render(
+      <ComposePanel snapshot={withToken} onSubmitted={noop} onAccount={noop} />,
+    );
+    const form = await screen.findByRole("form");
+    type("prompt", "lofi");
+    fireEvent.submit(form);
+    await screen.findByText("The backend could not be reached.");
+    rerender(<ComposePanel snapshot={healthyLater} onSubmitted={noop} onAccount={noop} />);
+    await expect.poll(() => screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("keeps the banner of fields the backend refused, which the person still has to fix", async () => {
+    await signedIn();
+    startTestBackground(refusing({ field: "omega_scale", code: "range", min: -100, max: 100 }));
+    const { rerender } = render(
+      <ComposePanel snapshot={withToken} onSubmitted={noop} onAccount={noop} />,
+    );
+    const form = await screen.findByRole("form");
+    type("prompt", "lofi");
+    fireEvent.submit(form);
+    await screen.findByText("Some parameters were refused. See the highlighted fields.");
+    rerender(<ComposePanel snapshot={healthyLater} onSubmitted={noop} onAccount={noop} />);
+    expect(screen.getByRole("alert").textContent).toBe(
+      "Some parameters were refused. See the highlighted fields.",
+    );
+  });
+});
+
 describe("compose form: a refused submit shows where the problem is", () => {
   const details = () => document.querySelector<HTMLDetailsElement>("details.advanced");
 

@@ -1,6 +1,6 @@
 import { i18n } from "../../lib/i18n.ts";
-import { useEffect, useState } from "preact/hooks";
-import { OvertureError } from "../../lib/errors.ts";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { type ErrorCode, OvertureError } from "../../lib/errors.ts";
 import { send } from "../../lib/messages.ts";
 import { ADVANCED_FIELDS, type FieldName, PRESETS } from "../../lib/music-form.ts";
 import { type Snapshot, quotaFull } from "../../lib/snapshot.ts";
@@ -9,6 +9,23 @@ import { useCompose } from "../../lib/use-compose.ts";
 import { Field } from "./field.tsx";
 import { LyricTags } from "./lyric-tags.tsx";
 
+/**
+ * Failures that say the backend (or the way to it) was down, not that the form is wrong: a
+ * later snapshot written while online proves it is back, so their banner may go then.
+ */
+const CONNECTION_CODES: readonly ErrorCode[] = [
+  "offline",
+  "backend_unreachable",
+  "shutting_down",
+  "database_unavailable",
+];
+
+/** The banner under the form; `healedBy`: a snapshot newer than this clears a connection failure. */
+interface Problem {
+  text: string;
+  healedBy: number | null;
+}
+
 export function ComposePanel(props: {
   snapshot: Snapshot;
   onSubmitted: () => void;
@@ -16,7 +33,16 @@ export function ComposePanel(props: {
 }) {
   const form = useCompose();
   const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  // The snapshot as of now, not of the render that started the submit: one written while the
+  // request ran may be older than the failure.
+  const latest = useRef(props.snapshot);
+  latest.current = props.snapshot;
+  const { updatedAt, connectivity } = props.snapshot;
+  useEffect(() => {
+    if (problem?.healedBy != null && connectivity === "online" && updatedAt > problem.healedBy)
+      setProblem(null);
+  }, [problem, updatedAt, connectivity]);
   // Controlled, and kept in step with the person's own clicks (onToggle), so opening it for an
   // invalid field works even after they closed it by hand.
   const [advancedOpen, setAdvancedOpen] = useState(false);
@@ -41,7 +67,10 @@ export function ComposePanel(props: {
     const payload = form.attempt();
     if (!payload) {
       const invalid = form.invalidFields();
-      setProblem(i18n.t("compose.fixFields", { fields: listOf(invalid.map(fieldLabel)) }));
+      setProblem({
+        text: i18n.t("compose.fixFields", { fields: listOf(invalid.map(fieldLabel)) }),
+        healedBy: null,
+      });
       reveal(invalid);
       return;
     }
@@ -54,7 +83,11 @@ export function ComposePanel(props: {
       .catch((error: unknown) => {
         if (error instanceof OvertureError && error.fields?.length)
           reveal(form.showServerErrors(error.fields));
-        setProblem(errorText(error));
+        const connection = error instanceof OvertureError && CONNECTION_CODES.includes(error.code);
+        setProblem({
+          text: errorText(error),
+          healedBy: connection ? latest.current.updatedAt : null,
+        });
       })
       .finally(() => {
         setBusy(false);
@@ -146,7 +179,7 @@ export function ComposePanel(props: {
       </details>
       {problem ? (
         <p class="banner bad" role="alert">
-          {problem}
+          {problem.text}
         </p>
       ) : null}
       <div class="row spread">
