@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { readQuota } from "@overture/core/schemas";
-import { and, asc, eq, gt, lt, notExists, sql, type AnyColumn } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
 import { arrayLiteral, statementName } from "../../db/script.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
+import { holdQueued, queuedOf, unheld } from "./queue-hold.ts";
 import type { Account, TaskRuntime } from "./runtime.ts";
 import { submitClaimed, UNKNOWN_SUBMIT_MESSAGE } from "./submit.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
@@ -27,16 +27,6 @@ export interface QueueOptions {
 
 const accountKey = (a: Account) => `${a.userId}:${a.namespace}`;
 
-/** The account's tasks waiting in the local queue. */
-const queuedOf = (account: Account) =>
-  and(
-    eq(tasks.userId, account.userId),
-    eq(tasks.namespace, account.namespace),
-    eq(tasks.status, "queued"),
-  );
-
-const held = alias(tasks, "held");
-
 const QUEUED_AMONG_TEXT = `select distinct user_id, namespace from tasks
   where status = 'queued' and user_id = any($1::bigint[])`;
 const QUEUED_AMONG_NAME = statementName("overture_queued_among", QUEUED_AMONG_TEXT);
@@ -49,34 +39,13 @@ const QUEUED_AMONG_NAME = statementName("overture_queued_among", QUEUED_AMONG_TE
  * is called. Within an instance drains of one account are serialised; across instances the
  * platform's quota answer (QUOTA_EXHAUSTED → back to the queue) is the arbiter. A refusal that
  * carries `Retry-After` holds all the account's queued tasks until then (at least a round, at
- * most `MAX_SUBMIT_HOLD_MS`): drains and rounds skip a held account.
+ * most `MAX_SUBMIT_HOLD_MS`; queue-hold.ts): drains and rounds skip a held account.
  */
 export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}) {
   const { deps } = runtime;
   const { db, clock, metrics, logger } = deps;
   const drains = new Map<string, { again: boolean; done: Promise<void> }>();
   const roundMs = options.intervalMs ?? 10_000;
-
-  /**
-   * No queued task of the account is held at `now` by a refused submit's `Retry-After` (its
-   * `next_poll_at`, see `submitClaimed`): while one is, none of the account's tasks is
-   * submitted, the quota being the account's. In the database, so a hold outlives a restart and
-   * binds every instance. `userId` and `namespace` are values, or the outer query's columns.
-   */
-  const unheld = (userId: number | AnyColumn, namespace: string | AnyColumn, now: Date) =>
-    notExists(
-      db
-        .select({ one: sql`1` })
-        .from(held)
-        .where(
-          and(
-            eq(held.userId, userId),
-            eq(held.namespace, namespace),
-            eq(held.status, "queued"),
-            gt(held.nextPollAt, now),
-          ),
-        ),
-    );
 
   /** Free quota as the platform reports it; Infinity when its answer does not say (the submit will). */
   async function available(account: Account, tokenId: number): Promise<number> {
@@ -99,7 +68,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
         .select()
         .from(tasks)
         // Held since the drain looked: another instance's submit was just refused.
-        .where(and(queuedOf(account), unheld(account.userId, account.namespace, now)))
+        .where(and(queuedOf(account), unheld(db, account.userId, account.namespace, now)))
         .orderBy(asc(tasks.createdAt), asc(tasks.id))
         .limit(1)
         .for("update", { skipLocked: true });
@@ -125,7 +94,10 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
       .select({ tokenId: tasks.tokenId })
       .from(tasks)
       .where(
-        and(queuedOf(account), unheld(account.userId, account.namespace, new Date(clock.now()))),
+        and(
+          queuedOf(account),
+          unheld(db, account.userId, account.namespace, new Date(clock.now())),
+        ),
       )
       .orderBy(asc(tasks.createdAt), asc(tasks.id))
       .limit(1);
@@ -152,23 +124,11 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
       const { outcome, heldUntil } = await submitClaimed(runtime, row, claimed.key, roundMs);
       if (outcome === "requeued") {
         // Quota full or platform unreachable: a later round retries, after the hold if any.
-        if (heldUntil) await hold(account, heldUntil);
+        if (heldUntil) await holdQueued(db, account, heldUntil);
         return;
       }
       if (outcome !== "rejected") free -= 1;
     }
-  }
-
-  /**
-   * Holds every queued task of the account until `until` (the refused one already is): the
-   * hold then stands even if that task is cancelled. Never shortens a longer hold another
-   * instance's refusal set.
-   */
-  async function hold(account: Account, until: Date): Promise<void> {
-    await db
-      .update(tasks)
-      .set({ nextPollAt: sql`greatest(${tasks.nextPollAt}, ${until.toISOString()}::timestamptz)` })
-      .where(queuedOf(account));
   }
 
   /** Ends the account's queued tasks that were to use `tokenId` as rejected, with `message`. */
@@ -254,7 +214,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
       .where(
         and(
           eq(tasks.status, "queued"),
-          unheld(tasks.userId, tasks.namespace, new Date(clock.now())),
+          unheld(db, tasks.userId, tasks.namespace, new Date(clock.now())),
         ),
       )
       .limit(options.accountsPerRound ?? 50);
