@@ -92,6 +92,14 @@ describe("account: revoking a device asks first, as signing out does", () => {
       "DELETE /api/sessions/s1": () => new Response(null, { status: 204 }),
       "DELETE /api/sessions/s2": () => new Response(null, { status: 204 }),
     });
+  /** The panel, signed in, over a backend that lets both sessions be revoked. */
+  const openRevoking = async () => {
+    await signedIn();
+    const backend = revoking();
+    startTestBackground(backend);
+    render(<AccountPanel snapshot={snapshot()} />);
+    return backend;
+  };
   const device = async (id: string) => {
     await screen.findAllByTestId("device-name");
     const item = document.querySelector<HTMLElement>(`[data-device-id="${id}"]`);
@@ -100,10 +108,7 @@ describe("account: revoking a device asks first, as signing out does", () => {
   };
 
   it("does not revoke this device on the first click, and keeps it when kept", async () => {
-    await signedIn();
-    const backend = revoking();
-    startTestBackground(backend);
-    render(<AccountPanel snapshot={snapshot()} />);
+    const backend = await openRevoking();
     const here = await device("s1");
     fireEvent.click(here.getByRole("button", { name: /^Revoke/ }));
     const question = here.getByRole("group", {
@@ -115,10 +120,7 @@ describe("account: revoking a device asks first, as signing out does", () => {
   });
 
   it("revokes this device once confirmed", async () => {
-    await signedIn();
-    const backend = revoking();
-    startTestBackground(backend);
-    render(<AccountPanel snapshot={snapshot()} />);
+    const backend = await openRevoking();
     const here = await device("s1");
     fireEvent.click(here.getByRole("button", { name: /^Revoke/ }));
     const confirm = here.getByRole("button", { name: "Yes, revoke" });
@@ -128,10 +130,7 @@ describe("account: revoking a device asks first, as signing out does", () => {
   });
 
   it("asks before revoking another device too, naming it", async () => {
-    await signedIn();
-    const backend = revoking();
-    startTestBackground(backend);
-    render(<AccountPanel snapshot={snapshot()} />);
+    const backend = await openRevoking();
     const other = await device("s2");
     fireEvent.click(other.getByRole("button", { name: "Revoke: Firefox 128 on Windows" }));
     expect(backend.calls("DELETE", "/api/sessions/s2")).toHaveLength(0);

@@ -18,6 +18,13 @@ const malformed = () =>
 const notSet = () =>
   json({ namespace: "demo", configured: false, updated_at: null, previous_valid_until: null });
 
+/** A backend that knows the account `demo` and refuses the namespace `my org`. */
+const namespaces = () =>
+  fakeBackend({
+    "GET /api/namespaces/demo/webhook-secret": notSet,
+    "GET /api/namespaces/my%20org/webhook-secret": malformed,
+  });
+
 async function enterAccount(name: string) {
   const input = await screen.findByLabelText<HTMLInputElement>("Account");
   fireEvent.change(input, { target: { value: name } });
@@ -26,12 +33,7 @@ async function enterAccount(name: string) {
 describe("webhook secret form: the account it is for", () => {
   it("says the account's name is malformed, not that fields are highlighted", async () => {
     await signedIn();
-    startTestBackground(
-      fakeBackend({
-        "GET /api/namespaces/demo/webhook-secret": notSet,
-        "GET /api/namespaces/my%20org/webhook-secret": malformed,
-      }),
-    );
+    startTestBackground(namespaces());
     render(<WebhookSecretForm snapshot={snapshot()} />);
     await enterAccount("my org");
     expect((await screen.findByRole("alert")).textContent).toBe(
@@ -41,12 +43,7 @@ describe("webhook secret form: the account it is for", () => {
 
   it("drops the last account's problem once another account is entered", async () => {
     await signedIn();
-    startTestBackground(
-      fakeBackend({
-        "GET /api/namespaces/demo/webhook-secret": notSet,
-        "GET /api/namespaces/my%20org/webhook-secret": malformed,
-      }),
-    );
+    startTestBackground(namespaces());
     render(<WebhookSecretForm snapshot={snapshot()} />);
     await enterAccount("my org");
     await screen.findByRole("alert");
