@@ -27,7 +27,7 @@ describeInChromium("share links in Chromium (English)", (chromiumPath) => {
     await panel().locator("select").selectOption(expiry);
     await panel().getByRole("checkbox").setChecked(includeText);
     const before = await panel().locator("li[data-share-id]").count();
-    await panel().getByRole("button", { name: "Create link" }).click();
+    await panel().getByRole("button", { name: /^Create link:/ }).click();
     await expect.poll(() => panel().locator("li[data-share-id]").count()).toBe(before + 1);
     const link = await panel().locator("input[readonly]").inputValue();
     expect(link).toMatch(new RegExp(`^${stack.backendUrl}/s/[A-Za-z0-9_-]{20,}$`));
@@ -158,7 +158,7 @@ describeInChromium("share links in Chromium (English)", (chromiumPath) => {
     const plain = panel()
       .locator("li[data-share-id]")
       .filter({ hasNotText: "with prompt and lyrics" });
-    await plain.getByRole("button", { name: "Revoke" }).click();
+    await plain.getByRole("button", { name: /^Revoke:/ }).click();
     await expect.poll(() => plain.textContent()).toContain("Revoked");
     expect(await plain.getByRole("button").count()).toBe(0);
     await browser.shoot(popup, "share-panel-revoked");

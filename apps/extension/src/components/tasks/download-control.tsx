@@ -149,6 +149,7 @@ export function DownloadControl(props: { task: Task; onPlatformLinkFailed: () =>
           <p>{shown.text}</p>
           <button
             type="button"
+            aria-label={i18n.t("download.retryTrack", { title })}
             onClick={() => {
               start(shown.format);
             }}

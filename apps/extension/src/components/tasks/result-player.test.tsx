@@ -85,7 +85,7 @@ describe("a finished track", () => {
       "The platform's link has expired and Overture has no copy of this track yet.",
     );
     expect(screen.getByTestId("link-expiry").textContent).toBe("The platform link has expired.");
-    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+    fireEvent.click(screen.getByRole("button", { name: "Try again: lofi piano" }));
     await expect.poll(() => mocks.download.mock.calls.length).toBe(2);
     await expect.poll(() => screen.queryByTestId("download-problem")).toBeNull();
     expect(screen.getByTestId("download-state").textContent).toBe("Saved to your downloads.");
@@ -113,7 +113,18 @@ describe("a finished track", () => {
     expect((await screen.findByTestId("download-problem")).textContent).toContain(
       "The download was interrupted by a network problem (NETWORK_FAILED).",
     );
-    expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Try again: lofi piano" })).toBeTruthy();
+  });
+
+  it("names its retry after the track, in Chinese too, as every card's controls are", async () => {
+    await useLocale("zh_CN");
+    await signedIn({ tasks: [done] });
+    startTestBackground(backendWithFile().backend);
+    mocks.downloadsEnd("NETWORK_FAILED");
+    renderItem(done);
+    fireEvent.click(screen.getByRole("button", { name: "下载：lofi piano" }));
+    await screen.findByTestId("download-problem");
+    expect(screen.getByRole("button", { name: "重试：lofi piano" }).textContent).toBe("重试");
   });
 });
 
@@ -161,7 +172,7 @@ describe("an archived track's downloads", () => {
     expect((await screen.findByTestId("download-problem")).textContent).toContain(
       "下载因网络问题中断（NETWORK_FAILED）",
     );
-    fireEvent.click(screen.getByRole("button", { name: "重试" }));
+    fireEvent.click(screen.getByRole("button", { name: "重试：lofi piano" }));
     await expect.poll(() => mocks.download.mock.calls.length).toBe(2);
     expect(mocks.download.mock.calls[1]?.[0]).toMatchObject({ url: `${AUDIO}?format=mp3` });
   });

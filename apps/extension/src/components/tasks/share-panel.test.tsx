@@ -59,16 +59,16 @@ describe("sharing a track", () => {
       target: { value: "30d" },
     });
     fireEvent.click(screen.getByRole("checkbox", { name: "Show the prompt and lyrics" }));
-    fireEvent.click(screen.getByRole("button", { name: "Create link" }));
+    fireEvent.click(screen.getByRole("button", { name: "Create link: lofi piano" }));
     const link = await screen.findByRole<HTMLInputElement>("textbox", { name: "Share link" });
     expect(link.value).toBe("http://127.0.0.1/s/tok");
     expect(await backend.calls("POST", "/api/tasks/t1/shares")[0]?.json()).toEqual({
       expires_in: "30d",
       include_text: true,
     });
-    fireEvent.click(screen.getByRole("button", { name: "Copy share link" }));
+    fireEvent.click(screen.getByRole("button", { name: "Copy share link: lofi piano" }));
     await expect
-      .poll(() => screen.queryByRole("button", { name: "Share link copied" }))
+      .poll(() => screen.queryByRole("button", { name: "Share link copied: lofi piano" }))
       .not.toBeNull();
     expect(writeText).toHaveBeenCalledWith("http://127.0.0.1/s/tok");
   });
@@ -82,7 +82,9 @@ describe("sharing a track", () => {
     fireEvent.click(screen.getByRole("button", { name: "Share: lofi piano" }));
     const list = await screen.findByRole("list", { name: "Links to this track" });
     expect(list.textContent).toContain("Active, never expires");
-    fireEvent.click(within(list).getByRole("button", { name: "Revoke" }));
+    fireEvent.click(
+      within(list).getByRole("button", { name: "Revoke: lofi piano (Active, never expires)" }),
+    );
     await expect.poll(() => list.textContent).toBe("Revoked");
     expect(backend.calls("DELETE", "/api/shares/s1")).toHaveLength(1);
   });
@@ -94,5 +96,26 @@ describe("sharing a track", () => {
     fireEvent.click(screen.getByRole("button", { name: "分享：lofi piano" }));
     expect(await screen.findByText("有效，永不过期")).toBeTruthy();
     expect(screen.getByRole("option", { name: "30 天" })).toBeTruthy();
+  });
+
+  it("names each link's button after the track and the link, in Chinese too", async () => {
+    await useLocale("zh_CN");
+    await signedIn({ tasks: [done] });
+    open({
+      "GET /api/tasks/t1/shares": () =>
+        json({ shares: [share(), share({ id: "s2", include_text: true })] }),
+    });
+    fireEvent.click(screen.getByRole("button", { name: "分享：lofi piano" }));
+    const list = await screen.findByRole("list", { name: "此曲目的链接" });
+    const names = within(list)
+      .getAllByRole("button")
+      .map((button) => button.getAttribute("aria-label"));
+    expect(names).toEqual([
+      "撤销：lofi piano（有效，永不过期）",
+      "撤销：lofi piano（有效，永不过期 · 含提示词和歌词）",
+    ]);
+    expect(screen.getByRole("button", { name: "创建链接：lofi piano" }).textContent).toBe(
+      "创建链接",
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { i18n } from "../../lib/i18n.ts";
 import { send } from "../../lib/messages.ts";
+import { taskTitle } from "../../lib/format.ts";
 import { SHARE_EXPIRY_CHOICES } from "../../lib/share-expiry.ts";
 import { errorText } from "../../lib/texts.ts";
 import type { Share, ShareExpiry, Task } from "../../lib/types.ts";
@@ -14,12 +15,22 @@ function shareState(share: Share): string {
     : i18n.t("share.activeForever");
 }
 
+/** A link as its row shows it: its state, and whether it shows the prompt and lyrics. */
+function shareLine(share: Share): string {
+  return share.include_text
+    ? `${shareState(share)} · ${i18n.t("share.withText")}`
+    : shareState(share);
+}
+
 /**
  * Sharing one track: a new public link (expiry, with or without prompt and lyrics), shown once
  * to copy; and the track's links, each revocable while active.
  */
 export function SharePanel(props: { task: Task }) {
   const { task } = props;
+  // Names carry the title, as every card's controls do: a screen reader's list of buttons
+  // tells one card's from the next. A revoke names its link too: a track may have several.
+  const title = taskTitle(task);
   const [expiry, setExpiry] = useState<ShareExpiry>("7d");
   const [includeText, setIncludeText] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
@@ -91,7 +102,12 @@ export function SharePanel(props: { task: Task }) {
           />
           {i18n.t("share.includeText")}
         </label>
-        <button type="button" onClick={create} disabled={busy}>
+        <button
+          type="button"
+          aria-label={i18n.t("share.createTrack", { title })}
+          onClick={create}
+          disabled={busy}
+        >
           {i18n.t("share.create")}
         </button>
       </div>
@@ -100,6 +116,9 @@ export function SharePanel(props: { task: Task }) {
           <input type="text" readOnly value={created} aria-label={i18n.t("share.link")} />
           <button
             type="button"
+            aria-label={
+              copied ? i18n.t("share.copiedTrack", { title }) : i18n.t("share.copyTrack", { title })
+            }
             onClick={() => {
               copy(created);
             }}
@@ -112,14 +131,12 @@ export function SharePanel(props: { task: Task }) {
         <ul class="share-list" aria-label={i18n.t("share.links")}>
           {shares.map((share) => (
             <li key={share.id} class="row spread" data-share-id={share.id}>
-              <span class="small">
-                {shareState(share)}
-                {share.include_text ? ` · ${i18n.t("share.withText")}` : ""}
-              </span>
+              <span class="small">{shareLine(share)}</span>
               {share.status === "active" ? (
                 <button
                   type="button"
                   class="danger"
+                  aria-label={i18n.t("share.revokeTrack", { title, link: shareLine(share) })}
                   onClick={() => {
                     revoke(share);
                   }}

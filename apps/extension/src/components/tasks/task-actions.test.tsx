@@ -156,6 +156,23 @@ describe("library actions on a finished task", () => {
     expect(backend.calls("DELETE", "/api/tasks/t1")).toHaveLength(1);
   });
 
+  it("names the delete confirmation after the track, in English and Chinese", async () => {
+    const { unmount } = show(done());
+    fireEvent.click(screen.getByRole("button", { name: "Delete: lofi piano" }));
+    expect(
+      screen.getByRole("group", {
+        name: "Delete “lofi piano”? Its archived audio is removed too.",
+      }),
+    ).toBeTruthy();
+    unmount();
+    await useLocale("zh_CN");
+    show(done());
+    fireEvent.click(screen.getByRole("button", { name: "删除：lofi piano" }));
+    expect(
+      screen.getByRole("group", { name: "删除“lofi piano”？其归档音频也会被删除。" }),
+    ).toBeTruthy();
+  });
+
   it("explains that a running task cannot be deleted, in Chinese", async () => {
     await useLocale("zh_CN");
     await signedIn({ tasks: [done()] });

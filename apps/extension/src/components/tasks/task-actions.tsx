@@ -100,7 +100,7 @@ export function TaskActions(props: {
           ariaLabel={
             busy ? i18n.t("task.deletingTrack", { title }) : i18n.t("task.deleteTrack", { title })
           }
-          question={i18n.t("task.confirmDelete")}
+          question={i18n.t("task.confirmDelete", { title })}
           confirmLabel={i18n.t("task.confirmDeleteYes")}
           keepLabel={i18n.t("task.keep")}
           disabled={busy}
