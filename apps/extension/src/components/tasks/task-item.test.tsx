@@ -30,7 +30,7 @@ function endedLines() {
 describe("a task in the list", () => {
   it("shows its status and elapsed time against the usual 1–10 minutes", () => {
     show(task({ status: "in_progress" }));
-    expect(screen.getByRole("status").textContent).toBe("Generating");
+    expect(document.querySelector(".task .pill")?.textContent).toBe("Generating");
     expect(screen.getByText("3:05 elapsed · usually 1 to 10 minutes")).toBeTruthy();
   });
 

@@ -81,9 +81,8 @@ export function TaskItem(props: {
         ) : (
           <span class="title">{taskTitle(task)}</span>
         )}
-        <span class={`pill ${TONE[task.status]}`} role="status">
-          {statusText(task.status)}
-        </span>
+        {/* Not a live region: the list announces status changes, once (task-panel.tsx). */}
+        <span class={`pill ${TONE[task.status]}`}>{statusText(task.status)}</span>
       </div>
       <p class="small muted" data-testid="task-time">
         {timeLine(task, now, estimate)}

@@ -8,6 +8,7 @@ import { LibraryBar } from "./library-bar.tsx";
 import { TaskItem } from "./task-item.tsx";
 import { UndoToast } from "./undo-toast.tsx";
 import { useLibrary } from "./use-library.ts";
+import { useStatusAnnouncement } from "./use-status-announcement.ts";
 
 /** The library: the live newest tasks, or a search of them; older pages on request. */
 export function TaskPanel(props: { snapshot: Snapshot; onCompose?: () => void }) {
@@ -15,6 +16,9 @@ export function TaskPanel(props: { snapshot: Snapshot; onCompose?: () => void })
   const library = useLibrary(props.snapshot);
   const [deleted, setDeleted] = useState<Task | null>(null);
   const { tasks } = library;
+  // The snapshot's tasks, not the rows shown: a task that leaves a "Running" filter as it
+  // finishes is still heard finishing. Fetched pages and results change only through it.
+  const announcement = useStatusAnnouncement(props.snapshot.tasks);
   const quota = props.snapshot.quota;
 
   return (
@@ -37,6 +41,10 @@ export function TaskPanel(props: { snapshot: Snapshot; onCompose?: () => void })
         </p>
       ) : null}
       <LibraryBar query={library.query} onChange={library.setQuery} />
+      {/* Always in the page: a live region added together with its text is often not read. */}
+      <p class="visually-hidden" role="status" data-testid="status-announcer">
+        {announcement}
+      </p>
       {tasks.length === 0 && !library.loading ? (
         <p class="muted">
           {library.searching ? i18n.t("library.nothingFound") : i18n.t("task.none")}
