@@ -32,12 +32,30 @@ export function initialValues(draft: Record<string, DraftValue>): FormValues {
 /** Line breaks as LF: a paste from Windows carries CRLF, old Mac text CR. */
 export const toLf = (text: string): string => text.replace(/\r\n?/g, "\n");
 
-/** The values a form holds, as the payload core validates and the backend receives. */
+/** The number an empty box of `name` stands for (core fills it in); null for a field without. */
+export function numberDefault(name: FieldName): number | null {
+  const spec = MUSIC_FIELDS[name];
+  return (spec.kind === "number" || spec.kind === "integer") && typeof spec.default === "number"
+    ? spec.default
+    : null;
+}
+
+/** Whether a control was left empty (cleared, or only spaces). */
+export const isBlank = (value: DraftValue): boolean => String(value).trim() === "";
+
+/**
+ * The values a form holds, as the payload core validates and the backend receives. An empty
+ * number box sends its default, the one its placeholder and hint show: the request says what
+ * the form said, rather than leaving the backend to fill in a number.
+ */
 export function toPayload(values: FormValues): Record<string, unknown> {
   const payload: Record<string, unknown> = { ...values };
-  for (const [name, value] of Object.entries(values))
+  for (const [name, value] of Object.entries(values)) {
+    const fallback = numberDefault(name as FieldName);
     if (MUSIC_FIELDS[name as FieldName].kind === "text" && typeof value === "string")
       payload[name] = toLf(value);
+    else if (fallback !== null && isBlank(value)) payload[name] = fallback;
+  }
   return payload;
 }
 

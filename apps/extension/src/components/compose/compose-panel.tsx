@@ -4,7 +4,7 @@ import { type ErrorCode, OvertureError } from "../../lib/errors.ts";
 import { send } from "../../lib/messages.ts";
 import { ADVANCED_FIELDS, type FieldName, PRESETS } from "../../lib/music-form.ts";
 import { type Snapshot, quotaFull } from "../../lib/snapshot.ts";
-import { errorText, fieldLabel, listOf } from "../../lib/texts.ts";
+import { errorText, fieldLabel, listOf, secondsText } from "../../lib/texts.ts";
 import { useCompose } from "../../lib/use-compose.ts";
 import { Field } from "./field.tsx";
 import { LyricTags } from "./lyric-tags.tsx";
@@ -153,6 +153,7 @@ export function ComposePanel(props: {
         value={values.duration}
         error={form.messageFor("duration")}
         slider
+        formatValue={secondsText}
       />
       <details
         class="advanced"

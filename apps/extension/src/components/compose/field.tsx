@@ -1,8 +1,8 @@
 import { i18n } from "../../lib/i18n.ts";
 import { MUSIC_FIELDS } from "@overture/core/music";
-import { type FieldName, sentLength } from "../../lib/music-form.ts";
+import { type FieldName, isBlank, numberDefault, sentLength } from "../../lib/music-form.ts";
 import type { DraftValue } from "../../lib/storage.ts";
-import { fieldLabel } from "../../lib/texts.ts";
+import { fieldLabel, numberText } from "../../lib/texts.ts";
 import { CharCount } from "./char-count.tsx";
 
 export interface FieldProps {
@@ -14,6 +14,8 @@ export interface FieldProps {
   onBlur: (name: FieldName) => void;
   /** Show a slider next to the number box (duration). */
   slider?: boolean;
+  /** A number of this field in words, with its unit ("60 seconds"); plain digits otherwise. */
+  formatValue?: (value: number) => string;
 }
 
 /** One control of the music form, chosen by the field's kind in core's MUSIC_FIELDS. */
@@ -27,7 +29,16 @@ export function Field(props: FieldProps) {
     spec.min !== undefined && spec.max !== undefined
       ? i18n.t("compose.range", { min: spec.min, max: spec.max })
       : null;
-  const hint = [props.hint, range].filter(Boolean).join(" · ");
+  // An empty number box stands for the field's default (core fills it in): it says so, as a
+  // placeholder and in the hint, rather than sending a value the person never saw.
+  const fallback = numberDefault(name);
+  const defaultUsed =
+    fallback !== null && isBlank(value)
+      ? i18n.t("compose.defaultUsed", {
+          value: props.formatValue ? props.formatValue(fallback) : numberText(fallback),
+        })
+      : null;
+  const hint = [props.hint, defaultUsed, range].filter(Boolean).join(" · ");
   const countId = `${id}-count`;
   const length =
     spec.kind === "text" && spec.maxLength !== undefined
@@ -110,6 +121,7 @@ export function Field(props: FieldProps) {
         min={spec.min}
         max={spec.max}
         step={spec.step}
+        placeholder={fallback === null ? undefined : String(fallback)}
         value={String(value)}
         onInput={(e) => {
           props.onChange(name, text(e));
