@@ -59,6 +59,7 @@ export function App(props: { surface: "popup" | "sidepanel" }) {
           <StateScreen
             screen={screen}
             problem={snapshot.signInProblem}
+            retryAt={snapshot.signInRetryAt}
             backendUrl={backendUrl}
             onRetry={refresh}
           />

@@ -3,18 +3,25 @@ import { useState } from "preact/hooks";
 import { browser } from "wxt/browser";
 import { send } from "../lib/messages.ts";
 import type { SignInProblem } from "../lib/snapshot.ts";
+import { rateLimitedText } from "../lib/wait-text.ts";
 
 /** The screens that replace the app when there is nothing else to show. */
 export type Screen = "signed_out" | "revoked" | "expired" | "unreachable";
 
-const PROBLEM_TEXT: Record<SignInProblem, () => string> = {
+/** Whole seconds from `now` until `at`, rounded up; none when unknown or already past. */
+function secondsUntil(at: number | null, now: number): number | undefined {
+  return at !== null && at > now ? Math.ceil((at - now) / 1000) : undefined;
+}
+
+const PROBLEM_TEXT: Record<SignInProblem, (retryAt: number | null) => string> = {
   denied: () => i18n.t("state.deniedBody"),
   cancelled: () => i18n.t("state.cancelledBody"),
   redirect_refused: () => i18n.t("state.redirectRefusedBody"),
   failed: () => i18n.t("state.failedBody"),
   unreachable: () => i18n.t("errors.backend_unreachable"),
-  // The snapshot keeps the category only, not the wait the answer gave: the generic wording.
-  rate_limited: () => i18n.t("errors.rate_limited"),
+  // What is left of the wait when the screen shows, in the words compose uses; not a countdown,
+  // which would make the alert speak every second.
+  rate_limited: (retryAt) => rateLimitedText(secondsUntil(retryAt, Date.now())),
 };
 
 /** The sign-in button; the flow runs in the background, which survives the popup closing. */
@@ -55,6 +62,8 @@ function ProblemDetail(props: { problem: SignInProblem }) {
 export function StateScreen(props: {
   screen: Screen;
   problem?: SignInProblem | null;
+  /** When a rate-limited sign-in may be tried again (the snapshot's `signInRetryAt`). */
+  retryAt?: number | null;
   backendUrl?: string;
   onRetry?: () => void;
 }) {
@@ -81,7 +90,7 @@ export function StateScreen(props: {
       <p>{body}</p>
       {props.problem && screen !== "unreachable" ? (
         <div class="banner warn stack" role="alert" data-problem={props.problem}>
-          <p>{PROBLEM_TEXT[props.problem]()}</p>
+          <p>{PROBLEM_TEXT[props.problem](props.retryAt ?? null)}</p>
           <ProblemDetail problem={props.problem} />
         </div>
       ) : null}

@@ -29,11 +29,11 @@ export function defaultBackendUrl(): string | null {
   return import.meta.env.MODE === STORE_MODE ? null : DEFAULT_BACKEND_URL;
 }
 
-/** Last known state for instant rendering. v3 (see `migrateSnapshotV3` in storage.ts). */
+/** Last known state for instant rendering. v4 (see `migrateSnapshotV4` in storage.ts). */
 export const SNAPSHOT: ItemSpec<Snapshot> = {
   key: "local:snapshot",
   fallback: EMPTY_SNAPSHOT,
-  version: 3,
+  version: 4,
 };
 
 /** How the views look and speak: "auto" follows the browser. */

@@ -16,6 +16,11 @@ export interface Snapshot {
   auth: AuthState;
   user: User | null;
   signInProblem: SignInProblem | null;
+  /**
+   * When a sign-in refused as `rate_limited` may be tried again (ms since the epoch), when the
+   * backend said: a time, not a wait, so a view opened later counts what is left.
+   */
+  signInRetryAt: number | null;
   connectivity: Connectivity;
   selection: Selection | null;
   tasks: Task[];
@@ -43,6 +48,7 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   auth: "signed_out",
   user: null,
   signInProblem: null,
+  signInRetryAt: null,
   connectivity: "online",
   selection: null,
   tasks: [],

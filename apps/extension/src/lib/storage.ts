@@ -24,23 +24,33 @@ export async function backendUrl(): Promise<string | null> {
 }
 
 /** v2 adds `webhookRefusals` (none known yet). Anything but an object is refused, not replaced. */
-export function migrateSnapshotV2(old: unknown): Omit<Snapshot, "deletions"> {
+export function migrateSnapshotV2(old: unknown): Omit<Snapshot, "deletions" | "signInRetryAt"> {
   if (typeof old !== "object" || old === null || Array.isArray(old))
     throw new TypeError("snapshot v1 must be an object");
-  return { ...(old as Omit<Snapshot, "webhookRefusals" | "deletions">), webhookRefusals: [] };
+  return {
+    ...(old as Omit<Snapshot, "webhookRefusals" | "deletions" | "signInRetryAt">),
+    webhookRefusals: [],
+  };
 }
 
 /** v3 adds `deletions` (none known yet). Anything but an object is refused, not replaced. */
-export function migrateSnapshotV3(old: unknown): Snapshot {
+export function migrateSnapshotV3(old: unknown): Omit<Snapshot, "signInRetryAt"> {
   if (typeof old !== "object" || old === null || Array.isArray(old))
     throw new TypeError("snapshot v2 must be an object");
-  return { ...(old as Omit<Snapshot, "deletions">), deletions: [] };
+  return { ...(old as Omit<Snapshot, "deletions" | "signInRetryAt">), deletions: [] };
 }
 
-/** Last known state for instant rendering. v3 (see {@link migrateSnapshotV3}). */
+/** v4 adds `signInRetryAt` (no wait known). Anything but an object is refused, not replaced. */
+export function migrateSnapshotV4(old: unknown): Snapshot {
+  if (typeof old !== "object" || old === null || Array.isArray(old))
+    throw new TypeError("snapshot v3 must be an object");
+  return { ...(old as Omit<Snapshot, "signInRetryAt">), signInRetryAt: null };
+}
+
+/** Last known state for instant rendering. v4 (see {@link migrateSnapshotV4}). */
 export const snapshotItem = defineVersionedItem(SNAPSHOT.key, {
   ...SNAPSHOT,
-  migrations: { 2: migrateSnapshotV2, 3: migrateSnapshotV3 },
+  migrations: { 2: migrateSnapshotV2, 3: migrateSnapshotV3, 4: migrateSnapshotV4 },
 });
 
 export const LANGUAGES = ["auto", "en", "zh_CN"] as const;

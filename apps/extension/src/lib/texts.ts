@@ -3,6 +3,9 @@ import { MUSIC_FIELDS, type MusicParams } from "@overture/core/music";
 import { type ErrorCode, OvertureError } from "./errors.ts";
 import type { TaskState } from "./types.ts";
 import { describeUserAgent } from "./user-agent.ts";
+import { rateLimitedText } from "./wait-text.ts";
+
+export { secondsText } from "./wait-text.ts";
 
 /**
  * Localised texts built from codes: field labels, field errors (from core's error codes, never
@@ -20,15 +23,6 @@ export function listOf(items: readonly string[]): string {
 /** A number with the browser language's digit grouping ("16,000"). */
 export function numberText(value: number): string {
   return new Intl.NumberFormat(uiLanguage()).format(value);
-}
-
-/** A wait in whole seconds, in words of the browser's language ("1 second", "30 秒钟"). */
-export function secondsText(seconds: number): string {
-  return new Intl.NumberFormat(uiLanguage(), {
-    style: "unit",
-    unit: "second",
-    unitDisplay: "long",
-  }).format(seconds);
 }
 
 /** A refused field in the person's language, by core's `MusicFieldError.code`. */
@@ -76,9 +70,8 @@ export function errorText(error: unknown): string {
     const message = error instanceof Error ? error.message : String(error);
     return i18n.t("errors.unexpected", { message });
   }
-  const wait = error instanceof OvertureError ? error.retryAfterSeconds : undefined;
-  if (code === "rate_limited" && wait !== undefined)
-    return i18n.t("errors.rate_limited_for", { wait: secondsText(wait) });
+  if (code === "rate_limited")
+    return rateLimitedText(error instanceof OvertureError ? error.retryAfterSeconds : undefined);
   return i18n.t(`errors.${code}`);
 }
 

@@ -2,7 +2,12 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { MigrationError } from "wxt/utils/storage";
 import { EMPTY_SNAPSHOT } from "./snapshot.ts";
-import { migrateDraftV2, migrateSnapshotV2, migrateSnapshotV3 } from "./storage.ts";
+import {
+  migrateDraftV2,
+  migrateSnapshotV2,
+  migrateSnapshotV3,
+  migrateSnapshotV4,
+} from "./storage.ts";
 import { defineVersionedItem } from "./versioned-item.ts";
 
 // Each test uses its own key: WXT starts an item's migration when the item is defined.
@@ -134,5 +139,19 @@ describe("snapshot migration v2 → v3", () => {
 
   it("refuses a v2 value that is not an object", () => {
     expect(() => migrateSnapshotV3(["snapshot"])).toThrow(TypeError);
+  });
+});
+
+describe("snapshot migration v3 → v4", () => {
+  it("keeps every v3 field and knows of no sign-in wait yet", () => {
+    const { signInRetryAt: _, ...v3 } = {
+      ...EMPTY_SNAPSHOT,
+      signInProblem: "rate_limited" as const,
+    };
+    expect(migrateSnapshotV4(v3)).toEqual({ ...EMPTY_SNAPSHOT, signInProblem: "rate_limited" });
+  });
+
+  it("refuses a v3 value that is not an object", () => {
+    expect(() => migrateSnapshotV4(null)).toThrow(TypeError);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { REDIRECT, signedIn, startTestBackground } from "../../testing/background.ts";
+import { NOW, REDIRECT, signedIn, startTestBackground } from "../../testing/background.ts";
 import { GRANT, SELECTION, USER, fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { mocks } from "../../testing/setup.ts";
 import { send } from "../messages.ts";
@@ -37,7 +37,7 @@ describe("background: sign-in and sign-out", () => {
     });
   });
 
-  it("keeps the person signed out, told to slow down, when the backend rate-limits the sign-in", async () => {
+  it("keeps the person signed out, told to slow down and until when, when the backend rate-limits the sign-in", async () => {
     startTestBackground(
       fakeBackend({
         "POST /auth/token": () =>
@@ -51,6 +51,7 @@ describe("background: sign-in and sign-out", () => {
     expect(await snapshotItem.getValue()).toMatchObject({
       auth: "signed_out",
       signInProblem: "rate_limited",
+      signInRetryAt: NOW + 9_000,
     });
   });
 

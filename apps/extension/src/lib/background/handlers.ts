@@ -56,7 +56,7 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
     "state/refresh": () => refresh(ctx),
 
     "auth/sign-in": async () => {
-      await ctx.store.update((s) => ({ ...s, signInProblem: null }));
+      await ctx.store.update((s) => ({ ...s, signInProblem: null, signInRetryAt: null }));
       const previous = await sessionItem.getValue();
       try {
         const grant = await signIn({
@@ -78,7 +78,10 @@ export function createHandlers(ctx: Context, live: LiveHub): Handlers {
         // The person sees the category; the console keeps the detail for whoever debugs it.
         console.warn("[overture] sign-in did not complete:", code, error);
         const problem = code in PROBLEM ? PROBLEM[code as keyof typeof PROBLEM] : "failed";
-        await ctx.store.update((s) => ({ ...s, signInProblem: problem }));
+        const wait = error instanceof OvertureError ? error.retryAfterSeconds : undefined;
+        const retryAt =
+          problem === "rate_limited" && wait !== undefined ? ctx.deps.now() + wait * 1000 : null;
+        await ctx.store.update((s) => ({ ...s, signInProblem: problem, signInRetryAt: retryAt }));
         await ctx.noteFailure(error, null);
         throw error;
       }

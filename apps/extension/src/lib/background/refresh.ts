@@ -71,6 +71,7 @@ export async function refresh(ctx: Context): Promise<Snapshot> {
       auth: data.me.grant.status === "revoked" ? "revoked" : "signed_in",
       user: data.me.user,
       signInProblem: null,
+      signInRetryAt: null,
       connectivity: "online",
       selection: data.selection,
       quota: data.quota ?? s.quota,
