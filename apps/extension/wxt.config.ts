@@ -11,7 +11,9 @@ const LOCAL_HOSTS = ["http://127.0.0.1/*", "http://localhost/*"];
 const ANY_HOST = ["http://*/*", "https://*/*"];
 const OPEN_SHORTCUT = "Alt+Shift+O";
 // The views' chunks (issue 16). "ui": what every page's first screen runs (Preact, messages,
-// preferences, the stored snapshot, the background's messages). "shared": WXT's storage library
+// preferences, the stored snapshot, the background's messages, the words of a wait: the sign-in
+// screen says how long, and texts.ts uses them too, whose group would drag storage into the
+// first screen). "shared": WXT's storage library
 // and the texts, which the options page loads at once and the popup only with its later chunks
 // (its first screen reads storage through stored-value.ts). "app": the popup's and side panel's
 // shell with Vite's helper for `import()`, which the options page does not need. The rest is
@@ -20,7 +22,7 @@ const VIEW_CHUNKS = [
   {
     name: "ui",
     priority: 3,
-    test: /node_modules[\\/](preact|@wxt-dev[\\/](i18n|browser)|wxt[\\/]dist[\\/]browser)|\.wxt[\\/]i18n|src[\\/]lib[\\/](i18n|chrome-messages|mount|preferences|apply-preferences|item-specs|stored-value|snapshot|extension-identity|flavour|hooks|messages|errors)\.tsx?$/,
+    test: /node_modules[\\/](preact|@wxt-dev[\\/](i18n|browser)|wxt[\\/]dist[\\/]browser)|\.wxt[\\/]i18n|src[\\/]lib[\\/](i18n|chrome-messages|mount|preferences|apply-preferences|item-specs|stored-value|snapshot|extension-identity|flavour|hooks|messages|errors|wait-text)\.tsx?$/,
   },
   {
     name: "shared",
