@@ -23,6 +23,8 @@ export interface ArchiverOptions {
 
 /** Longer than a download may take (2 min) plus analysis and storing: one claim, one fetch. */
 const LEASE_MS = 10 * 60_000;
+/** When a result waits for a scratch folder, it is tried again this much later. */
+const SCRATCH_RETRY_MS = 60_000;
 /** Results archived per round at most; the next round goes on. */
 const ROUND_LIMIT = 10;
 
@@ -128,10 +130,18 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
     }
   }
 
-  async function archiveOne(task: Claimed): Promise<void> {
+  /** Archives one claimed result; false when none can be, for now (no scratch folder). */
+  async function archiveOne(task: Claimed): Promise<boolean> {
     const userId = Number(task.user_id);
-    if (files.workDir) await mkdir(files.workDir, { recursive: true });
-    const work = await mkdtemp(join(files.workDir ?? tmpdir(), "overture-archive-"));
+    const scratch = files.workDir ?? tmpdir();
+    let work: string;
+    try {
+      if (files.workDir) await mkdir(files.workDir, { recursive: true });
+      work = await mkdtemp(join(scratch, "overture-archive-"));
+    } catch (error) {
+      await noScratch(task, scratch, error);
+      return false;
+    }
     try {
       // Over quota already: the platform is not even asked.
       await checkQuota(db, userId, 0, quotaBytes);
@@ -146,6 +156,24 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+    return true;
+  }
+
+  /**
+   * The machine's fault, not the result's (a read-only /tmp under systemd's ProtectSystem, a full
+   * disk): said loudly, and the task waits a minute without losing an attempt, instead of keeping
+   * its ten-minute lease or failing for good.
+   */
+  async function noScratch(task: Claimed, scratch: string, error: unknown): Promise<void> {
+    logger.error(
+      { taskId: task.id, dir: scratch, err: errorMessage(error) },
+      "archiving waits: no scratch folder could be made (check TMPDIR, or ARCHIVE_DIR)",
+    );
+    const retryAt = new Date(clock.now() + SCRATCH_RETRY_MS).toISOString();
+    await db.execute(
+      sql`update tasks set archive_next_at = ${retryAt}::timestamptz
+          where id = ${task.id} and archive_status = 'pending'`,
+    );
   }
 
   async function failed(task: Claimed, error: unknown): Promise<void> {
@@ -200,7 +228,7 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
     run: async () => {
       let count = 0;
       for (let task = await claim(); task; task = count < ROUND_LIMIT ? await claim() : undefined) {
-        await archiveOne(task);
+        if (!(await archiveOne(task))) break; // the next ones would find no scratch folder either
         count += 1;
       }
       return count;
