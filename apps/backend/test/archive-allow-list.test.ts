@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { tasks } from "../src/db/schema/index.ts";
 import type { Archiver } from "../src/services/archive/archiver.ts";
+import { archiverOf } from "./support/archive.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { PLATFORM_BASE_URL, startTestBackend, type TestBackend } from "./support/harness.ts";
 import { createTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
@@ -107,6 +108,39 @@ describeEachDriver("result archiving allow-list", (driver) => {
     redirects.set(`/moved/${task.id}`, `http://files.cdn.test${task.path}`);
     await archiver.runOnce();
     expect(await archiveState(task.id)).toMatchObject({ status: "archived" });
+  });
+
+  it("archives a refused result once a restart allows its host, while its link works", async () => {
+    const task = await finishedTask((_id, original) => {
+      const url = new URL(original);
+      return `http://late.cdn.test${url.pathname}`;
+    });
+    await archiver.runOnce();
+    expect(await archiveState(task.id)).toMatchObject({ status: "failed", attempts: 1 });
+    // The operator adds the host and restarts: the new instance's archiver starts.
+    const restarted = await t.openSecondInstance((config) => ({
+      ...config,
+      archive: {
+        ...config.archive,
+        allowedHosts: [...config.archive.allowedHosts, { hostname: "late.cdn.test" }],
+      },
+    }));
+    const again = archiverOf(restarted);
+    await again.adoptUnarchived();
+    expect(await archiveState(task.id)).toMatchObject({ status: "pending", attempts: 0 });
+    await again.runOnce();
+    expect(await archiveState(task.id)).toMatchObject({ status: "archived" });
+    expect(fetched).toContain(task.url);
+  });
+
+  it("leaves a refused result refused when a restart still does not allow its host", async () => {
+    const task = await finishedTask((_id, original) => {
+      const url = new URL(original);
+      return `http://other.cdn.test${url.pathname}`;
+    });
+    await archiver.runOnce();
+    await archiver.adoptUnarchived();
+    expect(await archiveState(task.id)).toMatchObject({ status: "failed", attempts: 1 });
   });
 
   it("downloads from a host listed in ARCHIVE_ALLOWED_HOSTS", async () => {

@@ -107,8 +107,11 @@ export interface TestBackend extends TestInstance {
   platformSecrets: Set<string>;
   /** Every log line the backends wrote (JSON), for scanning for leaked secrets. */
   logs: string[];
-  /** A second backend on the same database and emulator (pg: its own connection pool). */
-  openSecondInstance(): Promise<TestInstance>;
+  /**
+   * A second backend on the same database and emulator (pg: its own connection pool); `adjust`
+   * gives it another configuration, as a restart after the operator changed one would.
+   */
+  openSecondInstance(adjust?: (config: Config) => Config): Promise<TestInstance>;
   /** The instance `secondInstance: true` opened. */
   second?: TestInstance;
   close(): Promise<void>;
@@ -201,8 +204,8 @@ export async function startTestBackend(options: TestBackendOptions): Promise<Tes
 
   const instances: Backend[] = [];
   const extraDatabases: Database[] = [];
-  async function instance(database: Database): Promise<TestInstance> {
-    const backend = await createBackend(config, {
+  async function instance(database: Database, own = config): Promise<TestInstance> {
+    const backend = await createBackend(own, {
       database,
       clock,
       logger,
@@ -226,11 +229,12 @@ export async function startTestBackend(options: TestBackendOptions): Promise<Tes
 
   const main = await instance(handle.database);
   webhookTarget.app = main.app;
-  async function openSecondInstance(): Promise<TestInstance> {
-    if (!handle.url) return instance(handle.database);
+  async function openSecondInstance(adjust?: (c: Config) => Config): Promise<TestInstance> {
+    const own = adjust ? adjust(config) : config;
+    if (!handle.url) return instance(handle.database, own);
     const database = await openDatabase({ driver: "pg", url: handle.url });
     extraDatabases.push(database);
-    return instance(database);
+    return instance(database, own);
   }
   const second = options.secondInstance ? await openSecondInstance() : undefined;
   return {

@@ -19,7 +19,10 @@ export class ArchiveError extends Error {
   }
 }
 
-/** A URL the allow-list refuses: it never will be allowed, so the task fails without retries. */
+/**
+ * A URL the allow-list refuses: retrying cannot change that, so the task fails at once. Only an
+ * operator can, by allowing the host: an archiver then queues it again when it starts.
+ */
 export class RefusedUrlError extends ArchiveError {
   constructor(message: string) {
     super(message, "url_refused");
@@ -78,6 +81,15 @@ export function createDownloader(options: {
   }
 
   return {
+    /** Whether the allow-list takes `url` itself (a redirect is checked when it is followed). */
+    allows(url: string): boolean {
+      try {
+        checked(url);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     /** Streams the file at `url` into `path` (capped in size, audio only); `path` may be left partial. */
     async download(
       url: string,
