@@ -57,6 +57,38 @@ async function knownCommand(argv: string[]): Promise<boolean> {
   return (await runCli([...argv, "--help"], io)) === 0;
 }
 
+/** `NAME=value` lines of an env file (no quotes in ours); `# NAME=` lines are documented, unset. */
+function envFile(text: string): { set: Record<string, string>; documented: Set<string> } {
+  const set: Record<string, string> = {};
+  const documented = new Set<string>();
+  for (const line of text.split("\n")) {
+    const [, commented, name = "", value = ""] = /^(# )?(\w+)=(.*)$/.exec(line) ?? [];
+    if (!name) continue;
+    documented.add(name);
+    if (!commented) set[name] = value;
+  }
+  return { set, documented };
+}
+
+/** The systemd unit docs/self-hosting.md shows, as `key → values` of its [Service] section. */
+function documentedUnit(markdown: string): Map<string, string[]> {
+  const [, ini = ""] = /```ini\n([\s\S]*?)```/.exec(markdown) ?? [];
+  const service = ini.split(/^\[Service\]$/m)[1]?.split(/^\[/m)[0] ?? "";
+  const keys = new Map<string, string[]>();
+  for (const line of service.split("\n")) {
+    const [, key = "", value = ""] = /^(\w+)=(.*)$/.exec(line.trim()) ?? [];
+    if (key) keys.set(key, [...(keys.get(key) ?? []), value]);
+  }
+  return keys;
+}
+
+const seconds = (value: string) => {
+  const [, amount = "NaN", unit = "s"] = /^(\d+)(s|m)?$/.exec(value) ?? [];
+  return Number(amount) * (unit === "m" ? 60 : 1);
+};
+
+const selfHosting = readFileSync(join(ROOT, "docs/self-hosting.md"), "utf8");
+const example = envFile(readFileSync(join(ROOT, "apps/backend/.env.example"), "utf8"));
 const dockerfile = dockerStages(readFileSync(join(ROOT, "apps/backend/Dockerfile"), "utf8"));
 const compose = parse(readFileSync(join(ROOT, "compose.yaml"), "utf8")) as {
   services: Record<string, Record<string, unknown>>;
@@ -131,6 +163,50 @@ describe("compose.yaml", () => {
     expect(backend.ports).toContain(`127.0.0.1:${config.port}:${config.port}`);
   });
 
+  it("passes every variable of .env to the backend, under the container's own HOST, PORT and DATABASE_URL", () => {
+    expect(backend.env_file).toEqual([{ path: ".env", required: false }]);
+    // `.env` copied from .env.example, with a real key: what the backend's process gets.
+    const key = `k1:${Buffer.alloc(32, 2).toString("base64")}`;
+    const dotEnvFile: Record<string, string> = {
+      ...example.set,
+      TOKEN_ENCRYPTION_KEYS: key,
+      ARCHIVE_ALLOWED_HOSTS: "files.example.com:8443",
+    };
+    const fromEnvironment = Object.fromEntries(
+      Object.entries(environment).map(([name, value]) => [
+        name,
+        interpolate(String(value), dotEnvFile),
+      ]),
+    );
+    const container = { ...dotEnvFile, ...fromEnvironment };
+    const reaching = Object.keys(dotEnvFile).filter((name) => KNOWN.has(name));
+    expect(reaching).toEqual(
+      expect.arrayContaining(["ARCHIVE_ALLOWED_HOSTS", "ARCHIVE_QUOTA_MB", "SESSION_TTL_DAYS"]),
+    );
+    for (const name of reaching)
+      expect(container[name], name).toBe(fromEnvironment[name] ?? dotEnvFile[name]);
+    const config = parseEnv(container);
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.port).toBe(8787);
+    expect(config.database).toMatchObject({ driver: "pg" });
+    expect(container.ARCHIVE_ALLOWED_HOSTS).toBe("files.example.com:8443");
+    expect(container.NODE_ENV).toBe("production");
+  });
+
+  it("documents in .env.example every variable it reads from .env", () => {
+    const text = JSON.stringify(compose.services);
+    const read = [...text.matchAll(/\$\{(\w+)/g)].map((m) => m[1] ?? "");
+    expect(read).toContain("POSTGRES_PASSWORD");
+    expect(read.filter((name) => !example.documented.has(name))).toEqual([]);
+  });
+
+  it("gives the backend as long to stop as the documented systemd unit", () => {
+    const unit = documentedUnit(selfHosting);
+    const budget = seconds(unit.get("TimeoutStopSec")?.[0] ?? "");
+    expect(budget).toBeGreaterThanOrEqual(30);
+    expect(seconds(String(backend.stop_grace_period))).toBe(budget);
+  });
+
   it("refuses to start without an encryption key", () => {
     expect(() => interpolate(String(environment.TOKEN_ENCRYPTION_KEYS), {})).toThrow(
       /TOKEN_ENCRYPTION_KEYS: set TOKEN_ENCRYPTION_KEYS=/,
@@ -164,5 +240,37 @@ describe("compose.yaml", () => {
     expect(arg("--backend-url")).toBe(config.publicUrl);
     expect(emulator.network_mode).toBe("service:backend");
     expect(backend.ports).toContain(`127.0.0.1:${arg("--port")}:${arg("--port")}`);
+  });
+});
+
+describe("the systemd unit of docs/self-hosting.md", () => {
+  const unit = documentedUnit(selfHosting);
+
+  it("runs commands the folder knows", async () => {
+    for (const key of ["ExecStartPre", "ExecStart"]) {
+      const [bin, ...args] = (unit.get(key)?.[0] ?? "").split(" ");
+      expect(bin).toMatch(/\/bin\/overture-backend$/);
+      expect(await knownCommand(args), key).toBe(true);
+    }
+  });
+
+  it("leaves the archiver a writable temporary folder under ProtectSystem=strict", () => {
+    expect(unit.get("ProtectSystem")).toEqual(["strict"]);
+    const privateTmp = unit.get("PrivateTmp")?.[0] === "true";
+    const tmpWritable = (unit.get("ReadWritePaths") ?? []).some((paths) =>
+      paths.split(/\s+/).includes("/tmp"),
+    );
+    expect(privateTmp || tmpWritable).toBe(true);
+  });
+
+  it("is given an environment file whose documented lines carry no comment after the value", () => {
+    // systemd's EnvironmentFile= keeps `# …` after a value as part of it.
+    const step4 = selfHosting.split("## 4. Configure")[1]?.split("## 5.")[0] ?? "";
+    const block = [...step4.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .map((m) => m[1] ?? "")
+      .find((text) => text.includes("PUBLIC_URL="));
+    const settings = (block ?? "").split("\n").filter((line) => /^\w+=/.test(line));
+    expect(settings.length).toBeGreaterThan(10);
+    expect(settings.filter((line) => /\s#/.test(line))).toEqual([]);
   });
 });
