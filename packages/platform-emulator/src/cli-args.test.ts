@@ -106,6 +106,19 @@ describe("CLI options", () => {
     });
   });
 
+  it("reads --quota-retry-after (or PLATFORM_EMULATOR_QUOTA_RETRY_AFTER) as whole seconds; none by default", () => {
+    expect(parseCliArgs([], {}).quotaRetryAfter).toBeUndefined();
+    expect(parseCliArgs(["--quota-retry-after", "30"], {}).quotaRetryAfter).toBe(30);
+    expect(parseCliArgs([], { PLATFORM_EMULATOR_QUOTA_RETRY_AFTER: "0" }).quotaRetryAfter).toBe(0);
+  });
+
+  it("refuses a --quota-retry-after that is not a whole number of seconds", () => {
+    for (const bad of ["1.5", "soon", "-1"])
+      expect(() => parseCliArgs([`--quota-retry-after=${bad}`], {})).toThrow(
+        /--quota-retry-after: invalid value/,
+      );
+  });
+
   it("refuses unknown flags", () => {
     expect(() => parseCliArgs(["--colour"], {})).toThrow();
   });

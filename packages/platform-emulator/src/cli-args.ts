@@ -20,6 +20,7 @@ export interface CliConfig {
   queryReading: QueryReading;
   rotation: RefreshRotation;
   basicAuthEncoding: BasicAuthEncoding;
+  quotaRetryAfter: number | undefined;
   help: boolean;
 }
 
@@ -43,6 +44,7 @@ Options (flag, or environment variable):
   --query-reading raw|form-decoded|percent-decoded  PLATFORM_EMULATOR_QUERY_READING  how callback queries are signed
   --rotation off|rotate|rotate-detect-reuse  PLATFORM_EMULATOR_ROTATION  refresh-token rotation
   --basic-auth-encoding spec|rfc6749|either  PLATFORM_EMULATOR_BASIC_AUTH_ENCODING  reading of Basic client credentials (default spec)
+  --quota-retry-after <s>  PLATFORM_EMULATOR_QUOTA_RETRY_AFTER  send Retry-After: <s> with a submit's 429 above the quota (default: none)
   --help`;
 
 /** Reads flags, then environment variables, then defaults; throws listing every bad value. */
@@ -69,6 +71,7 @@ export function parseCliArgs(argv: string[], env: Record<string, string | undefi
       "query-reading": { type: "string" },
       rotation: { type: "string" },
       "basic-auth-encoding": { type: "string" },
+      "quota-retry-after": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -133,6 +136,11 @@ export function parseCliArgs(argv: string[], env: Record<string, string | undefi
       "--basic-auth-encoding",
       ["spec", "rfc6749", "either"],
       "spec",
+    ),
+    quotaRetryAfter: num(
+      pick("quota-retry-after", "QUOTA_RETRY_AFTER"),
+      "--quota-retry-after",
+      (n) => Number.isInteger(n) && n >= 0,
     ),
     help: values.help ?? false,
   };

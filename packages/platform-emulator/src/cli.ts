@@ -36,6 +36,9 @@ async function main(): Promise<void> {
     queryReading: config.queryReading,
     refreshTokenRotation: config.rotation,
     basicAuthEncoding: config.basicAuthEncoding,
+    ...(config.quotaRetryAfter !== undefined
+      ? { quotaRetryAfterSeconds: config.quotaRetryAfter }
+      : {}),
     dataDir: config.dataDir,
     stateFile: config.stateFile,
   });
@@ -57,7 +60,7 @@ function banner(running: RunningEmulator, config: CliConfig): string {
     `  state     ${config.stateFile ?? config.dataDir ?? "in memory only (--data-dir keeps it across restarts)"}`,
     `  profile ${config.profile}, speed ${config.speed}, clock scale ${config.scale}×, auto-approve ${config.autoApprove ? "on" : "off"}, ` +
       `refresh rotation ${config.rotation}, query reading ${config.queryReading}, ` +
-      `Basic auth ${config.basicAuthEncoding}`,
+      `Basic auth ${config.basicAuthEncoding}, quota 429 Retry-After ${config.quotaRetryAfter === undefined ? "none" : `${config.quotaRetryAfter} s`}`,
     "",
     "applications:",
     ...s.applications.map(

@@ -103,6 +103,12 @@ export interface PlatformEmulatorOptions {
   /** A hanging task request answers 504 after this many wall ms unless the client leaves first. */
   hangMs?: number;
   /**
+   * Seconds sent as `Retry-After` with the 429 of a submit above the quota (a non-negative
+   * integer). Default none: the live answer is unknown (PLATFORM-FACTS), and clients must cope
+   * without one; set it to test a client that honours it.
+   */
+  quotaRetryAfterSeconds?: number;
+  /**
    * A folder to keep the emulator's state in (`platform-emulator-state.json`): apps, grants,
    * tokens, tasks, files, webhook secrets, deliveries, the token key and the clock survive a
    * restart from the same folder. Default: none (state lives in memory only).
@@ -137,6 +143,7 @@ export interface ResolvedOptions {
   retryDelaysMs: readonly number[];
   timestampClock: "emulator" | "wall";
   hangMs: number;
+  quotaRetryAfterSeconds: number | undefined;
 }
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:4010";
@@ -173,7 +180,16 @@ export function resolveOptions(options: PlatformEmulatorOptions): ResolvedOption
     retryDelaysMs: options.webhook?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     timestampClock: options.webhook?.timestampClock ?? "emulator",
     hangMs: options.hangMs ?? 300_000,
+    quotaRetryAfterSeconds: retryAfterSeconds(options.quotaRetryAfterSeconds),
   };
+}
+
+/** `Retry-After` is delta-seconds: a non-negative integer (RFC 9110 10.2.3). */
+function retryAfterSeconds(value: number | undefined): number | undefined {
+  if (value === undefined || (Number.isInteger(value) && value >= 0)) return value;
+  throw new TypeError(
+    `quotaRetryAfterSeconds must be a non-negative integer, got ${JSON.stringify(value)}`,
+  );
 }
 
 function trimSlash(url: string): string {

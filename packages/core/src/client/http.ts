@@ -68,7 +68,7 @@ export interface PlatformRequest<T> {
 /**
  * Reads `Retry-After` (delta-seconds or an HTTP date, RFC 9110 §10.2.3) as ms from `now`.
  * `undefined` when absent or unreadable; a date in the past gives 0. (Spec 8 shows no rate
- * limits; the emulator's 429 carries `Retry-After`.)
+ * limits; the emulator's quota 429 carries `Retry-After` when started with `quotaRetryAfterSeconds`.)
  *
  * @example
  * ```ts

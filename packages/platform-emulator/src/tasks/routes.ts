@@ -49,8 +49,11 @@ export function taskRoutes(ctx: EmulatorContext): Hono {
         params.field,
         params.missing ? `必传参数: ${params.field}` : undefined,
       );
+    // Spec 4.6: X-WebHook is optional. An empty (or blank) value is a client with no callback
+    // URL that sent the header anyway: no callback, as if absent, rather than a 400.
     const header = c.req.header("X-WebHook");
-    const webhookUrl = header === undefined ? undefined : headerText(header);
+    const webhookUrl =
+      header === undefined || header.trim() === "" ? undefined : headerText(header);
     if (webhookUrl !== undefined && !isHttpUrl(webhookUrl))
       return badRequest(ctx, "invalid_webhook_url", "X-WebHook must be an absolute http(s) URL");
     const result = ctx.tasks.submit({
@@ -58,12 +61,15 @@ export function taskRoutes(ctx: EmulatorContext): Hono {
       parameters: params.parameters,
       webhookUrl,
     });
-    if (!result.ok)
+    if (!result.ok) {
+      const retryAfter = ctx.options.quotaRetryAfterSeconds;
       return jsonError(
         429,
         "quota_exceeded",
         `concurrency quota of ${result.quota} reached: ${result.active} task(s) waiting or in progress`,
+        retryAfter === undefined ? undefined : { "Retry-After": String(retryAfter) },
       );
+    }
     return c.json(checked("submitResponse", submitView(ctx.options, result.task)), 200);
   });
 

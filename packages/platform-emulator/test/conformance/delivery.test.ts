@@ -29,6 +29,14 @@ describe("webhook delivery (spec 5 rule 6, 6, 2.7, 8)", () => {
     expect(deliveries).toHaveLength(0);
   });
 
+  it("5 rule 6: sends nothing when the submit's X-WebHook is empty (counted as absent)", async () => {
+    const { emu, deliveries } = webhookEmulator();
+    await submitId(emu, undefined, { webhook: "" });
+    await emu.control.clock.advance(10_000);
+    expect(deliveries).toHaveLength(0);
+    expect(emu.control.listDeliveries()).toHaveLength(0);
+  });
+
   it("6: sends one event per status change: waiting, in_progress, success", async () => {
     const { emu, deliveries } = webhookEmulator();
     const id = await submitId(emu, undefined, { webhook: HOOK });

@@ -154,6 +154,17 @@ describe("music task submit (spec 4.6, 7, 8)", () => {
     expect((await submit(emu, undefined, { webhook: "https://r.example/h?a=1" })).status).toBe(200);
   });
 
+  it.each(["", " "])(
+    "4.6: an X-WebHook of %j counts as absent (the header is optional): the task is created",
+    async (value) => {
+      const emu = manualEmulator();
+      const res = await submit(emu, undefined, { webhook: value });
+      expect(res.status).toBe(200);
+      const { task_id } = await json<{ task_id: string }>(res);
+      expect(emu.control.getTask(task_id)).toMatchObject({ webhook_url: null });
+    },
+  );
+
   it("8: a submission above the concurrency quota is refused with 429 quota_exceeded", async () => {
     const emu = manualEmulator();
     await submitId(emu);
@@ -161,6 +172,32 @@ describe("music task submit (spec 4.6, 7, 8)", () => {
     const res = await submit(emu);
     expect(res.status).toBe(429);
     expect(await json(res)).toMatchObject({ error: "quota_exceeded" });
+  });
+
+  it("8: the quota 429 carries no Retry-After by default", async () => {
+    const emu = manualEmulator();
+    await submitId(emu);
+    await submitId(emu);
+    const res = await submit(emu);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("Retry-After")).toBeNull();
+  });
+
+  it("8: with quotaRetryAfterSeconds the quota 429 carries Retry-After: <seconds>", async () => {
+    const emu = manualEmulator({ quotaRetryAfterSeconds: 30 });
+    await submitId(emu);
+    await submitId(emu);
+    const res = await submit(emu);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("Retry-After")).toBe("30");
+    expect(await json(res)).toMatchObject({ error: "quota_exceeded" });
+  });
+
+  it("8: quotaRetryAfterSeconds must be a whole number of seconds", () => {
+    for (const bad of [1.5, -1, Number.NaN])
+      expect(() => manualEmulator({ quotaRetryAfterSeconds: bad })).toThrow(
+        /quotaRetryAfterSeconds must be a non-negative integer/,
+      );
   });
 
   it("8: the quota is per account (another account still has room)", async () => {

@@ -12,7 +12,8 @@ export function submit(
     method: "POST",
     headers: {
       ...bearer(options.token ?? DEMO_TOKEN),
-      ...(options.webhook ? { "X-WebHook": options.webhook } : {}),
+      // An empty value is sent too: a client that sends the header blank.
+      ...(options.webhook !== undefined ? { "X-WebHook": options.webhook } : {}),
     },
     body: form,
   });
