@@ -9,13 +9,18 @@ import {
   type TaskUser,
 } from "../../../test/support/tasks.ts";
 import type { Task } from "../../schemas/task.ts";
+import { createTaskQueue, type TaskQueue } from "./queue.ts";
+import { WAKE_SLACK_MS, type WakeTimers } from "./queue-wake.ts";
+import { createTaskRuntime } from "./runtime.ts";
 import { MAX_SUBMIT_HOLD_MS } from "./submit.ts";
 
-describeEachDriver("the local queue after a refused submit's Retry-After", (driver) => {
+describeEachDriver("the local queue after a platform refusal's Retry-After", (driver) => {
   let t: TestBackend;
   let user: TaskUser;
   /** The `Retry-After` the platform's 429 to a submit carries; none when undefined. */
   let retryAfter: (() => string) | undefined;
+  /** When set, the quota check answers 429 with this `Retry-After`. */
+  let quotaRetryAfter: string | undefined;
 
   beforeAll(async () => {
     t = await startTestBackend({
@@ -23,6 +28,11 @@ describeEachDriver("the local queue after a refused submit's Retry-After", (driv
       secondInstance: true,
       // The emulator's quota refusal has no Retry-After; the live platform's may (PLATFORM-FACTS).
       rewritePlatformResponse: (path, response) => {
+        if (quotaRetryAfter !== undefined && path.endsWith("/v1/tasks/available-quota"))
+          return Response.json(
+            { error: "rate_limited", message: "Too many requests" },
+            { status: 429, headers: { "Retry-After": quotaRetryAfter } },
+          );
         if (!retryAfter || !path.endsWith("/music/generations") || response.status !== 429)
           return response;
         const headers = new Headers(response.headers);
@@ -38,14 +48,17 @@ describeEachDriver("the local queue after a refused submit's Retry-After", (driv
   const queue = () => t.backend.deps.services.taskQueue;
   const status = async (task: Task) => (await getTask(t, user.session, task.id)).status;
 
+  const quotaChecks = () =>
+    t.platformCalls.filter((call) => call.path.endsWith("/v1/tasks/available-quota")).length;
+
   /** Queues a task and has the platform refuse its submit (quota full) with `value`. */
-  async function refusedWith(value: string): Promise<Task> {
+  async function refusedWith(value: string, by: TaskQueue = queue()): Promise<Task> {
     t.emu.control.setQuota(user.namespace, 0);
     const task = await createTask(t, user.session);
     expect(task.status).toBe("queued");
     retryAfter = () => value;
     const submits = submitCount(t);
-    await queue().drain(account(), 1); // as if the quota looked free
+    await by.drain(account(), 1); // as if the quota looked free
     expect(submitCount(t)).toBe(submits + 1);
     expect(await status(task)).toBe("queued");
     retryAfter = undefined;
@@ -56,6 +69,7 @@ describeEachDriver("the local queue after a refused submit's Retry-After", (driv
   // Each test starts with nothing held or queued: past any hold, the queue submits what is left.
   afterEach(async () => {
     retryAfter = undefined;
+    quotaRetryAfter = undefined;
     t.emu.control.setQuota(user.namespace, 10);
     await t.emu.control.clock.advance(MAX_SUBMIT_HOLD_MS);
     await queue().runOnce();
@@ -126,5 +140,76 @@ describeEachDriver("the local queue after a refused submit's Retry-After", (driv
     await queue().runOnce();
     expect(submitCount(t)).toBe(submits);
     expect(await status(behind)).toBe("queued");
+  });
+
+  it("keeps the account's queued tasks back when the quota check before their submit answers 429 with Retry-After", async () => {
+    t.emu.control.setQuota(user.namespace, 0);
+    const task = await createTask(t, user.session);
+    expect(task.status).toBe("queued");
+    quotaRetryAfter = "120";
+    const checks = quotaChecks();
+    const submits = submitCount(t);
+    await queue().runOnce();
+    expect(quotaChecks()).toBe(checks + 1);
+    quotaRetryAfter = undefined;
+    t.emu.control.setQuota(user.namespace, 10);
+
+    await t.emu.control.clock.advance(119_000);
+    await queue().runOnce();
+    expect(quotaChecks()).toBe(checks + 1); // not asked again while held
+    expect(submitCount(t)).toBe(submits);
+    expect(await status(task)).toBe("queued");
+
+    await t.emu.control.clock.advance(1_000);
+    await queue().runOnce();
+    expect(submitCount(t)).toBe(submits + 1);
+    expect(await status(task)).toBe("waiting");
+  });
+
+  it("asks the quota once when it answers 429 with a short Retry-After, and holds instead of waiting in the round", async () => {
+    t.emu.control.setQuota(user.namespace, 0);
+    const task = await createTask(t, user.session);
+    quotaRetryAfter = "30"; // short enough for the client's own retries, were they on
+    const checks = quotaChecks();
+    await queue().runOnce();
+    quotaRetryAfter = undefined;
+    expect(quotaChecks()).toBe(checks + 1);
+    expect(await status(task)).toBe("queued");
+    t.emu.control.setQuota(user.namespace, 10);
+    await t.emu.control.clock.advance(30_000);
+    await queue().runOnce();
+    expect(await status(task)).toBe("waiting");
+  });
+
+  it("submits a held account's tasks on this instance when the hold ends, without waiting for a round", async () => {
+    const armed: { wake: () => void; ms: number }[] = [];
+    const wakeTimers: WakeTimers = {
+      set: (wake, ms) => armed.push({ wake, ms }),
+      clear: () => undefined,
+    };
+    // A queue of its own, to fire its wake by hand; its rounds run (`start`) but are 10 s apart.
+    const { services } = t.backend.deps;
+    const runtime = createTaskRuntime({
+      ...t.backend.deps,
+      proxyTokens: services.proxyTokens,
+      selections: services.selections,
+      webhookSecrets: services.webhookSecrets,
+    });
+    const own = createTaskQueue(runtime, { wakeTimers });
+    await own.start();
+    try {
+      const task = await refusedWith("120", own);
+      expect(armed.map((timer) => timer.ms)).toEqual([120_000 + WAKE_SLACK_MS]);
+      const submits = submitCount(t);
+      await t.emu.control.clock.advance(120_000);
+      expect(submitCount(t)).toBe(submits); // no round ran
+
+      armed[0]?.wake();
+      await own.settle();
+      expect(submitCount(t)).toBe(submits + 1);
+      expect(await status(task)).toBe("waiting");
+    } finally {
+      await own.stop();
+    }
   });
 });

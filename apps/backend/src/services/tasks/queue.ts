@@ -1,14 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { readQuota } from "@overture/core/schemas";
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
 import { arrayLiteral, statementName } from "../../db/script.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
 import { holdQueued, queuedOf, unheld } from "./queue-hold.ts";
+import { accountKey, holdWakes, type WakeTimers } from "./queue-wake.ts";
 import type { Account, TaskRuntime } from "./runtime.ts";
-import { submitClaimed, UNKNOWN_SUBMIT_MESSAGE } from "./submit.ts";
+import { sweepStaleSubmits as sweepStale } from "./queue-sweep.ts";
+import { quotaCheckHoldMs, submitClaimed } from "./submit.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
@@ -23,9 +25,9 @@ export interface QueueOptions {
   staleSubmitMs?: number;
   /** Accounts drained per background round. */
   accountsPerRound?: number;
+  /** Timers that wake a held account's drain when its hold ends (queue-wake.ts); tests fake them. */
+  wakeTimers?: WakeTimers;
 }
-
-const accountKey = (a: Account) => `${a.userId}:${a.namespace}`;
 
 const QUEUED_AMONG_TEXT = `select distinct user_id, namespace from tasks
   where status = 'queued' and user_id = any($1::bigint[])`;
@@ -38,22 +40,39 @@ const QUEUED_AMONG_NAME = statementName("overture_queued_among", QUEUED_AMONG_TE
  * Rows are claimed with `FOR UPDATE SKIP LOCKED` and committed as `submitting` before the platform
  * is called. Within an instance drains of one account are serialised; across instances the
  * platform's quota answer (QUOTA_EXHAUSTED → back to the queue) is the arbiter. A refusal that
- * carries `Retry-After` holds all the account's queued tasks until then (at least a round, at
- * most `MAX_SUBMIT_HOLD_MS`; queue-hold.ts): drains and rounds skip a held account.
+ * carries `Retry-After`, of the submit or of the quota check before it (429), holds all the
+ * account's queued tasks until then (at least a round, at most `MAX_SUBMIT_HOLD_MS`;
+ * queue-hold.ts): drains and rounds skip a held account. While the rounds run, the end of a hold
+ * set here also wakes the account's drain (queue-wake.ts) instead of waiting for the next round.
  */
 export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}) {
   const { deps } = runtime;
   const { db, clock, metrics, logger } = deps;
   const drains = new Map<string, { again: boolean; done: Promise<void> }>();
   const roundMs = options.intervalMs ?? 10_000;
+  const wakes = holdWakes({
+    clock,
+    wake: (account) => void drain(account),
+    ...(options.wakeTimers ? { timers: options.wakeTimers } : {}),
+  });
 
-  /** Free quota as the platform reports it; Infinity when its answer does not say (the submit will). */
+  /** Holds the account's queued tasks until `until` and wakes its drain then. */
+  async function hold(account: Account, until: Date): Promise<void> {
+    await holdQueued(db, account, until);
+    wakes.held(account, until);
+  }
+
+  /**
+   * Free quota as the platform reports it; Infinity when its answer does not say (the submit
+   * will). Not retried by the client: it would sleep out a `Retry-After` inside this drain, and
+   * rounds drain accounts one after another. The queue waits instead (a hold, or the next round).
+   */
   async function available(account: Account, tokenId: number): Promise<number> {
     const body = await deps.proxyTokens.withProxyToken(
       account.userId,
       account.namespace,
       tokenId,
-      (token) => deps.platform.getAvailableQuota(token),
+      (token) => deps.platform.getAvailableQuota(token, { retries: 0 }),
     );
     return readQuota(body).available ?? Number.POSITIVE_INFINITY;
   }
@@ -106,6 +125,16 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     try {
       free = knownAvailable ?? (await available(account, head.tokenId));
     } catch (error) {
+      const holdMs = quotaCheckHoldMs(error, roundMs);
+      if (holdMs !== undefined) {
+        const heldUntil = new Date(clock.now() + holdMs);
+        const { userId, namespace } = account;
+        logger.info(
+          { userId, namespace, heldUntil: heldUntil.toISOString() },
+          "quota check refused",
+        );
+        return hold(account, heldUntil);
+      }
       if (!(error instanceof ApiError && error.code === ACCESS_TOKEN_NOT_FOUND)) throw error;
       // No later round can submit them: say so on each task instead of retrying for ever. Each
       // pass takes one token's tasks out of the queue, so this ends.
@@ -124,7 +153,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
       const { outcome, heldUntil } = await submitClaimed(runtime, row, claimed.key, roundMs);
       if (outcome === "requeued") {
         // Quota full or platform unreachable: a later round retries, after the hold if any.
-        if (heldUntil) await holdQueued(db, account, heldUntil);
+        if (heldUntil) await hold(account, heldUntil);
         return;
       }
       if (outcome !== "rejected") free -= 1;
@@ -183,27 +212,8 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     return state.done;
   }
 
-  /** Turns `submitting` rows orphaned by a crash into `unknown`: never resubmitted blindly. */
-  async function sweepStaleSubmits(): Promise<number> {
-    const cutoff = new Date(clock.now() - (options.staleSubmitMs ?? 120_000));
-    return db.transaction(async (tx) => {
-      const rows = await tx
-        .select()
-        .from(tasks)
-        .where(and(eq(tasks.status, "submitting"), lt(tasks.submitStartedAt, cutoff)))
-        .limit(100)
-        .for("update", { skipLocked: true });
-      const now = new Date(clock.now());
-      const changed = rows.map((row) => ({
-        ...row,
-        status: "unknown" as const,
-        error: UNKNOWN_SUBMIT_MESSAGE,
-        updatedAt: now,
-      }));
-      await runtime.save(tx, changed, "worker");
-      return changed.length;
-    });
-  }
+  /** Turns `submitting` rows orphaned by a crash into `unknown` (queue-sweep.ts). */
+  const sweepStaleSubmits = () => sweepStale(runtime, options.staleSubmitMs ?? 120_000);
 
   async function runRound(): Promise<void> {
     await sweepStaleSubmits();
@@ -277,8 +287,13 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     sweepStaleSubmits,
     /** One background round now (tests drive it by hand). */
     runOnce: rounds.runOnce,
-    start: rounds.start,
+    start(): Promise<void> {
+      wakes.start();
+      return rounds.start();
+    },
     async stop(): Promise<void> {
+      // First: a drain that ends after this sets no new timer.
+      wakes.stop();
       await rounds.stop();
       await settle();
     },

@@ -2,7 +2,12 @@ import { PlatformError } from "@overture/core/errors";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../lib/errors.ts";
 import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
-import { classifySubmitFailure, MAX_SUBMIT_HOLD_MS, submitHoldMs } from "./submit.ts";
+import {
+  classifySubmitFailure,
+  MAX_SUBMIT_HOLD_MS,
+  quotaCheckHoldMs,
+  submitHoldMs,
+} from "./submit.ts";
 
 const platform = (code: ConstructorParameters<typeof PlatformError>[0], options = {}) =>
   new PlatformError(code, "x", options);
@@ -91,5 +96,31 @@ describe("submitHoldMs", () => {
 
   it("does not hold without a Retry-After: the next round tries again", () => {
     expect(submitHoldMs(quotaFull(), ROUND_MS)).toBeUndefined();
+  });
+});
+
+describe("quotaCheckHoldMs", () => {
+  const ROUND_MS = 10_000;
+  const limited = (retryAfterMs: number) =>
+    platform("PLATFORM_RATE_LIMITED", { status: 429, retryAfterMs });
+
+  it("holds the queue for the Retry-After of a 429 to the quota check before a submit", () => {
+    expect(quotaCheckHoldMs(limited(120_000), ROUND_MS)).toBe(120_000);
+  });
+
+  it("bounds a quota check's hold as a refused submit's: at least a round, at most 10 minutes", () => {
+    expect(quotaCheckHoldMs(limited(2_000), ROUND_MS)).toBe(ROUND_MS);
+    expect(quotaCheckHoldMs(limited(3_600_000), ROUND_MS)).toBe(MAX_SUBMIT_HOLD_MS);
+  });
+
+  it("does not hold after a quota check that failed otherwise, even with a Retry-After (503)", () => {
+    const failed = platform("PLATFORM_SERVER_ERROR", { status: 503, retryAfterMs: 120_000 });
+    expect(quotaCheckHoldMs(failed, ROUND_MS)).toBeUndefined();
+  });
+
+  it("does not hold after a 429 to the quota check without a Retry-After", () => {
+    expect(quotaCheckHoldMs(platform("PLATFORM_RATE_LIMITED", { status: 429 }), ROUND_MS)).toBe(
+      undefined,
+    );
   });
 });

@@ -49,6 +49,16 @@ export function submitHoldMs(error: unknown, roundMs: number): number | undefine
 }
 
 /**
+ * How long the account's queued tasks wait after the quota check a drain makes before submitting
+ * (GET available-quota) was refused with 429 and `Retry-After`: as long as a refused submit's
+ * ({@link submitHoldMs}, same bounds); without the hold every round would ask again at once.
+ * Another failure of the check holds nothing: the drain fails, the next round tries again.
+ */
+export function quotaCheckHoldMs(error: unknown, roundMs: number): number | undefined {
+  return isPlatformError(error) && error.status === 429 ? submitHoldMs(error, roundMs) : undefined;
+}
+
+/**
  * Sorts a failed submit (DESIGN "A music task's life" step 3). Core already retried the failures
  * where the request provably never left; what reaches here and is still "never sent" goes back
  * to the queue, as do the platform's refusals that prove no task was made (quota full, rate
