@@ -30,6 +30,9 @@ const ROOT = resolve(BACKEND, "../..");
 
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 
+/** A refusal of the command line (the target folder): printed as one line, no stack trace. */
+export class BundleRefused extends Error {}
+
 /**
  * Writes the self-contained backend into `target` (which must not exist or be empty). The bundle
  * is built straight into it, so the package's own `dist/` (and whatever reads it) is untouched.
@@ -37,7 +40,7 @@ const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 export function bundleBackend(target) {
   const out = resolve(target);
   if (existsSync(out) && readdirSync(out).length > 0)
-    throw new Error(`${out} exists and is not empty: give a new folder`);
+    throw new BundleRefused(`${out} exists and is not empty: give a new folder`);
   // The workspace packages the backend inlines (@overture/core) are bundled from their build.
   execFileSync(
     "pnpm",
@@ -89,7 +92,14 @@ if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.me
     process.stderr.write("Usage: pnpm bundle:backend <folder>   (a new or empty folder)\n");
     process.exit(2);
   }
-  const out = bundleBackend(target);
+  let out;
+  try {
+    out = bundleBackend(target);
+  } catch (error) {
+    if (!(error instanceof BundleRefused)) throw error;
+    process.stderr.write(`bundle:backend: ${error.message}\n`);
+    process.exit(2);
+  }
   process.stdout.write(
     `Backend written to ${out}\nRun: ${join(out, "bin/overture-backend")} serve\n`,
   );

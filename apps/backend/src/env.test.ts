@@ -184,4 +184,25 @@ describe("parseEnv", () => {
       expect.stringMatching(/^SSE_MAX_STREAM_SECONDS: must be at least 60/),
     ]);
   });
+  it("explains a PORT that is not a number as a port number, not a parse error", () => {
+    expect(problems({ ...valid, PORT: "abc" })).toEqual(["PORT: must be a port number 1–65535"]);
+    expect(problems({ ...valid, PORT: "70000" })).toEqual(["PORT: must be a port number 1–65535"]);
+  });
+
+  it("says a number setting must be a whole number rather than quoting NaN", () => {
+    expect(problems({ ...valid, SESSION_TTL_DAYS: "thirty" })).toEqual([
+      "SESSION_TTL_DAYS: must be a whole number, at least 1",
+    ]);
+  });
+
+  it("says every missing required variable is required, in the same words", () => {
+    const found = problems({});
+    for (const name of [
+      "PLATFORM_BASE_URL",
+      "PLATFORM_CLIENT_ID",
+      "PLATFORM_CLIENT_SECRET",
+      "TOKEN_ENCRYPTION_KEYS",
+    ])
+      expect(found).toContainEqual(expect.stringMatching(new RegExp(`^${name}: is required`)));
+  });
 });

@@ -15,8 +15,13 @@ const csv = z
       .filter((item) => item.length > 0),
   );
 
+// A missing value gets the same "is required" as every other required variable, not a URL rule.
 const httpUrl = z
-  .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+  .url({
+    protocol: /^https?$/,
+    error: (issue) =>
+      issue.input === undefined ? "is required" : "must be an absolute http(s) URL",
+  })
   .transform((value) => value.replace(/\/+$/, ""));
 
 /** `kid:base64` pairs; the first key encrypts, every key decrypts (rotation). */
@@ -66,15 +71,35 @@ function isBase64Key(value: string): boolean {
 
 const MB = 1024 * 1024;
 
-const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/**
+ * A whole number of at least `min`. Coercing "abc" gives NaN, whose zod text ("expected number,
+ * received NaN") tells an operator nothing: every failure says what is expected instead.
+ */
+const wholeNumber = (min: number) =>
+  z.coerce
+    .number({ error: `must be a whole number, at least ${min}` })
+    .int()
+    .min(min);
+
+const seconds = (fallback: number) => wholeNumber(1).default(fallback);
 
 /** A retention age in days: at least one, so a row is never pruned while it is still in use. */
 const days = (fallback: number) =>
-  z.coerce.number().int().min(1, "must be a whole number of days, at least 1").default(fallback);
+  z.coerce
+    .number({ error: "must be a whole number of days, at least 1" })
+    .int()
+    .min(1)
+    .default(fallback);
 
 /** The variables one by one, before they are shaped into {@link Config}; `check-config` probes these. */
 export const envVariables = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  // 0 (any free port) stays accepted for tests and tools; operators are told the useful range.
+  PORT: z.coerce
+    .number({ error: "must be a port number 1–65535" })
+    .int()
+    .min(0)
+    .max(65535)
+    .default(8787),
   HOST: z.string().min(1).default("127.0.0.1"),
   PUBLIC_URL: httpUrl.default("http://127.0.0.1:8787"),
   PLATFORM_BASE_URL: httpUrl,
@@ -110,14 +135,14 @@ export const envVariables = z.object({
   TOKEN_ENCRYPTION_KEYS: encryptionKeys,
   WEBHOOK_TOLERANCE_SECONDS: seconds(300),
   WEBHOOK_SECRET_GRACE_SECONDS: seconds(86_400),
-  WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
+  WEBHOOK_MAX_BODY_BYTES: wholeNumber(1024).default(262_144),
   HTTP_REQUEST_TIMEOUT_SECONDS: seconds(30),
   HTTP_KEEP_ALIVE_SECONDS: seconds(65),
   SESSION_TTL_DAYS: seconds(30),
   TASK_STALE_SUBMIT_SECONDS: seconds(120),
-  SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).default(16),
+  SSE_MAX_STREAMS_PER_USER: wholeNumber(1).default(16),
   SSE_MAX_STREAM_SECONDS: z.coerce
-    .number()
+    .number({ error: "must be a whole number, at least 60" })
     .int()
     .min(60, "must be at least 60: each time a stream ends its client reconnects")
     .default(3600),
@@ -130,16 +155,16 @@ export const envVariables = z.object({
   ARCHIVE_STORAGE: z.enum(["postgres", "folder", "off"]).optional(),
   ARCHIVE_DIR: z.string().min(1).optional(),
   ARCHIVE_ALLOWED_HOSTS: hostEntries,
-  ARCHIVE_MAX_FILE_MB: z.coerce.number().int().min(1).default(200),
-  ARCHIVE_QUOTA_MB: z.coerce.number().int().min(0).default(2048),
-  ARCHIVE_RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
+  ARCHIVE_MAX_FILE_MB: wholeNumber(1).default(200),
+  ARCHIVE_QUOTA_MB: wholeNumber(0).default(2048),
+  ARCHIVE_RETENTION_DAYS: wholeNumber(0).default(0),
   TRUST_PROXY: z.stringbool({ error: "must be true or false" }).default(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RETENTION_WEBHOOK_EVENTS_DAYS: days(30),
   RETENTION_TASK_EVENTS_DAYS: days(30),
   RETENTION_WEBHOOK_REJECTIONS_DAYS: days(30),
-  RETENTION_EXPIRED_SIGN_IN_HOURS: z.coerce.number().int().min(1).default(24),
-  RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
+  RETENTION_EXPIRED_SIGN_IN_HOURS: wholeNumber(1).default(24),
+  RETENTION_INTERVAL_MINUTES: wholeNumber(1).default(60),
 });
 
 /**
@@ -247,7 +272,7 @@ export class ConfigError extends Error {
  * An empty value counts as unset: compose files and env files write `NAME=` or `${NAME:-}` for
  * "not set", and a default applies rather than a refusal of the empty string.
  */
-function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
+export function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => !!entry[1]),
   );
@@ -276,40 +301,5 @@ export function loadConfig(): Config {
   }
 }
 
-/** What `overture-backend check-config` reports: the problems, and what it can still probe. */
-export interface EnvironmentCheck {
-  config?: Config;
-  problems: string[];
-  /** The database to probe, when its own variables parse (even if others do not). */
-  database?: DatabaseConfig;
-  /** The platform URLs to probe, likewise. */
-  platformUrls: string[];
-}
-
-/** Parses the environment without exiting, keeping whatever can be probed when parts are bad. */
-export function checkEnvironment(
-  environment: Record<string, string | undefined> = process.env,
-): EnvironmentCheck {
-  const env = withoutEmpty(environment);
-  try {
-    const config = parseEnv(env);
-    const platformUrls = [...new Set([config.platform.baseUrl, config.platform.apiUrl])];
-    return { config, problems: [], database: config.database, platformUrls };
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    const shape = envVariables.shape;
-    const url = shape.DATABASE_URL.safeParse(env.DATABASE_URL);
-    const dataDir = shape.PGLITE_DATA_DIR.safeParse(env.PGLITE_DATA_DIR);
-    const database: DatabaseConfig | undefined =
-      url.success && url.data
-        ? { driver: "pg", url: url.data }
-        : !url.success || !dataDir.success
-          ? undefined
-          : { driver: "pglite", dataDir: dataDir.data };
-    const platformUrls = [env.PLATFORM_BASE_URL, env.PLATFORM_API_URL].flatMap((value) => {
-      const parsed = shape.PLATFORM_API_URL.safeParse(value);
-      return parsed.success && parsed.data ? [parsed.data] : [];
-    });
-    return { problems: error.problems, database, platformUrls: [...new Set(platformUrls)] };
-  }
-}
+/** The process's environment, for check-config's reading of it (env-check.ts). */
+export const processEnvironment = (): Record<string, string | undefined> => process.env;

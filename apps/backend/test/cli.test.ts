@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +35,14 @@ describe("overture-backend, the command line", () => {
     }
   });
 
+  it("prints the package's version for --version and version (exit 0)", async () => {
+    const { version } = JSON.parse(
+      readFileSync(join(import.meta.dirname, "../package.json"), "utf8"),
+    ) as { version: string };
+    for (const argv of [["--version"], ["version"]])
+      expect(await run(argv)).toMatchObject({ code: 0, out: version });
+  });
+
   it("refuses an unknown command, option or argument with the usage (exit 2)", async () => {
     const refusals: [string[], string][] = [
       [[], "Usage"],
@@ -49,6 +57,13 @@ describe("overture-backend, the command line", () => {
       expect(result.code, argv.join(" ")).toBe(2);
       expect(result.err, argv.join(" ")).toContain(why);
     }
+  });
+
+  it("reports a wrong command line before a wrong configuration", async () => {
+    const result = await run(["sessions"], testEnv({ PORT: "eighty" }));
+    expect(result.code).toBe(2);
+    expect(result.err).toContain("say `list` or `revoke`");
+    expect(result.err).not.toContain("PORT:");
   });
 
   it("lists every configuration problem at once and does not run (exit 2)", async () => {
@@ -80,18 +95,26 @@ describe("overture-backend check-config", () => {
       }),
   );
 
-  it("passes when every variable parses and the platform answers (any HTTP status)", async () => {
+  it("fails a PLATFORM_BASE_URL with no token endpoint (HTTP 404), naming the variable (exit 1)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "overture-check-"));
     try {
       const env = testEnv({ PLATFORM_BASE_URL: platformUrl, PGLITE_DATA_DIR: join(dir, "db") });
       const result = await run(["check-config"], env);
       expect(result.out).toContain("configuration: ✓");
-      expect(result.out).toContain("will be created by serve");
-      expect(result.out).toContain(`platform ${platformUrl}: ✓ answers (HTTP 404)`);
-      expect(result.code).toBe(0);
+      expect(result.out).toContain(
+        `platform ${platformUrl}: ✗ answers, but has no token endpoint at /api/open/oauth/token (HTTP 404): check PLATFORM_BASE_URL`,
+      );
+      expect(result.code).toBe(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("exits 2 when the configuration is wrong, whatever the probes find", async () => {
+    const env = testEnv({ PLATFORM_API_URL: platformUrl, SESSION_TTL_DAYS: "-1" });
+    const result = await run(["check-config"], env);
+    expect(result.out).toContain("configuration: 1 problem(s)");
+    expect(result.code).toBe(2);
   });
 
   it("reports every problem, and still probes what parsed: a platform that does not answer", async () => {
@@ -103,12 +126,11 @@ describe("overture-backend check-config", () => {
       EXTENSION_ORIGINS: "https://example.com",
     });
     const result = await run(["check-config"], env);
-    expect(result.code).toBe(1);
     expect(result.out).toContain("2 problem(s)");
     expect(result.out).toContain("SESSION_TTL_DAYS");
     expect(result.out).toContain("EXTENSION_ORIGINS");
     expect(result.out).toMatch(new RegExp(`platform ${closed}: ✗ does not answer: .*ECONNREFUSED`));
-    expect(result.out).toContain(`platform ${platformUrl}: ✓`);
+    expect(result.out).toContain(`platform ${platformUrl}: ✓ reachable (HTTP 404 at its root`);
   });
 });
 
@@ -158,7 +180,10 @@ describePg("overture-backend on a Postgres database", () => {
   });
 
   it("migrate, prune and reseal run and exit 0", async () => {
-    expect(await run(["migrate"], env)).toMatchObject({ code: 0, out: "migrations applied (pg)" });
+    expect(await run(["migrate"], env)).toMatchObject({
+      code: 0,
+      out: "migrations: none pending, the database is up to date (pg)",
+    });
     const pruned = await run(["prune"], env);
     expect(pruned.code).toBe(0);
     expect(pruned.out).toContain("task_events: 0 deleted");
@@ -183,12 +208,6 @@ describePg("overture-backend on a Postgres database", () => {
     );
     expect(one.code).toBe(0);
     expect(one.out).toContain("revoked 1 session(s)");
-    // Revoking it again finds nothing to revoke.
-    const again = await run(
-      ["sessions", "revoke", "--user", first.login, "--session", ids[0] ?? ""],
-      env,
-    );
-    expect(again.code).toBe(1);
 
     const all = await run(["sessions", "revoke", "--user", first.login, "--all"], env);
     expect(all.out).toContain("revoked 1 session(s)");
@@ -198,6 +217,27 @@ describePg("overture-backend on a Postgres database", () => {
       "0 live session(s)",
     );
     expect(await run(["sessions", "list", "--user", "nobody"], env)).toMatchObject({ code: 1 });
+  });
+
+  it("sessions revoke of an already revoked session says so and exits 0, as --all with none does", async () => {
+    const user = await t.signIn();
+    const listed = await run(["sessions", "list", "--user", user.login], env);
+    const [id = ""] = [...listed.out.matchAll(/^([0-9a-f-]{36}) /gm)].map((m) => m[1] ?? "");
+    await run(["sessions", "revoke", "--user", user.login, "--session", id], env);
+    const again = await run(["sessions", "revoke", "--user", user.login, "--session", id], env);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(new RegExp(`note: session ${id} was already revoked at \\d{4}-`));
+  });
+
+  it("sessions revoke of an unknown session says the user has no such session and exits 0", async () => {
+    const user = await t.signIn();
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    const result = await run(
+      ["sessions", "revoke", "--user", user.login, "--session", unknown],
+      env,
+    );
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(`note: the user has no session ${unknown}`);
   });
 });
 
@@ -209,10 +249,7 @@ describe("overture-backend on an embedded PGlite folder", () => {
   });
 
   it("migrates a new folder, then prunes it and lists and revokes sessions in it", async () => {
-    expect(await run(["migrate"], env)).toMatchObject({
-      code: 0,
-      out: "migrations applied (pglite)",
-    });
+    expect((await run(["migrate"], env)).code).toBe(0);
     // A user with one session, written while no command holds the folder.
     const database = await openDatabase({ driver: "pglite", dataDir: join(dir, "db") });
     await database.db.execute(
@@ -233,5 +270,20 @@ describe("overture-backend on an embedded PGlite folder", () => {
     expect((await run(["sessions", "list", "--user", "grace"], env)).out).toContain(
       "0 live session(s)",
     );
+  }, 60_000);
+
+  it("migrate says how many migrations it applied, and none once up to date", async () => {
+    const journal = JSON.parse(
+      readFileSync(join(import.meta.dirname, "../drizzle/meta/_journal.json"), "utf8"),
+    ) as { entries: unknown[] };
+    const fresh = testEnv({ PGLITE_DATA_DIR: join(dir, "fresh"), LOG_LEVEL: "silent" });
+    expect(await run(["migrate"], fresh)).toMatchObject({
+      code: 0,
+      out: `migrations: applied ${journal.entries.length} (pglite)`,
+    });
+    expect(await run(["migrate"], fresh)).toMatchObject({
+      code: 0,
+      out: "migrations: none pending, the database is up to date (pglite)",
+    });
   }, 60_000);
 });

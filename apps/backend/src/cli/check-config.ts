@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { sql } from "drizzle-orm";
-import { migrationsFolder, openDatabase, type Database } from "../db/client.ts";
-import { queryRows } from "../db/rows.ts";
-import { checkEnvironment, type DatabaseConfig } from "../env.ts";
+import { resolve } from "node:path";
+import { openDatabase, type Database } from "../db/client.ts";
+import { checkEnvironment } from "../env-check.ts";
+import type { DatabaseConfig } from "../env.ts";
 import { errorMessage } from "../lib/error-summary.ts";
 import { type CliIo, EXIT } from "./io.ts";
+import { pendingMigrations } from "./migrations.ts";
+import { describeLock, folderState, lockStatus } from "./pglite-folder.ts";
+import { type Probe, probeReachable, probeTokenEndpoint } from "./platform-probe.ts";
 
 const PROBE_TIMEOUT_MS = 5_000;
 
@@ -15,43 +16,52 @@ const PROBE_TIMEOUT_MS = 5_000;
  */
 export async function checkConfig(io: CliIo, fetchImpl: typeof fetch = fetch): Promise<number> {
   const check = checkEnvironment(io.env);
-  let failed = check.problems.length > 0;
-  if (failed) {
+  const misconfigured = check.problems.length > 0;
+  if (misconfigured) {
     io.out(`configuration: ${check.problems.length} problem(s)`);
     for (const problem of check.problems) io.out(`  ✗ ${problem}`);
   } else io.out("configuration: ✓ every variable parses");
+  let failed = false;
 
   if (check.database) {
     const result = await probeDatabase(check.database);
-    io.out(`database: ${result.ok ? "✓" : "✗"} ${result.message}`);
+    io.out(`database: ${mark(result)} ${result.message}`);
     failed ||= !result.ok;
   } else io.out("database: not probed (fix DATABASE_URL / PGLITE_DATA_DIR first)");
 
-  if (check.platformUrls.length === 0)
+  const client = check.platformClient;
+  if (client) {
+    const result = await probeTokenEndpoint(client, fetchImpl, PROBE_TIMEOUT_MS);
+    io.out(`platform ${client.baseUrl}: ${mark(result)} ${result.message}`);
+    failed ||= !result.ok;
+  }
+  const others = check.platformUrls.filter((url) => url !== client?.baseUrl);
+  if (!client && others.length === 0)
     io.out("platform: not probed (fix PLATFORM_BASE_URL / PLATFORM_API_URL first)");
-  for (const url of check.platformUrls) {
-    const result = await probeUrl(url, fetchImpl);
-    io.out(`platform ${url}: ${result.ok ? "✓" : "✗"} ${result.message}`);
+  else if (!client)
+    io.out("platform token endpoint: not probed (fix the PLATFORM_* variables above first)");
+  for (const url of others) {
+    const result = await probeReachable(url, fetchImpl, PROBE_TIMEOUT_MS);
+    io.out(`platform ${url}: ${mark(result)} ${result.message}`);
     failed ||= !result.ok;
   }
   if (check.config?.production && check.config.metricsToken === undefined)
     io.out("warning: METRICS_TOKEN is unset, so /metrics is public");
   if (check.config?.production && !check.config.publicUrl.startsWith("https://"))
     io.out("warning: PUBLIC_URL is not https; the platform and browsers expect TLS in production");
-  return failed ? EXIT.failed : EXIT.ok;
+  // The documented rule: 2 when the configuration is wrong (whatever the probes say), 1 when it
+  // parses and a check of the database or the platform fails.
+  return misconfigured ? EXIT.usage : failed ? EXIT.failed : EXIT.ok;
 }
 
-interface Probe {
-  ok: boolean;
-  message: string;
+function mark(probe: Probe): string {
+  return !probe.ok ? "✗" : probe.uncertain ? "?" : "✓";
 }
 
 async function probeDatabase(config: DatabaseConfig): Promise<Probe> {
   if (config.driver === "pglite") {
     // Never opened here: a running server may hold the folder, and a second opener corrupts it.
-    return existsSync(config.dataDir)
-      ? { ok: true, message: `PGlite data folder ${config.dataDir} exists (not opened)` }
-      : { ok: true, message: `PGlite data folder ${config.dataDir} will be created by serve` };
+    return probePgliteFolder(config.dataDir);
   }
   let database: Database | undefined;
   try {
@@ -70,45 +80,6 @@ async function probeDatabase(config: DatabaseConfig): Promise<Probe> {
   }
 }
 
-/**
- * Migrations this version ships that the database lacks. drizzle records each applied one with
- * its journal timestamp and applies those newer than the last recorded, so count those.
- */
-async function pendingMigrations({ db }: Database): Promise<number> {
-  const journal = JSON.parse(
-    readFileSync(join(migrationsFolder(), "meta", "_journal.json"), "utf8"),
-  ) as { entries: { when: number }[] };
-  // Two statements: a missing table fails a statement that names it, whatever branch runs.
-  const [table] = await queryRows<{ found: boolean }>(
-    db,
-    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as found`,
-  );
-  const [row] = table?.found
-    ? await queryRows<{ last: string | null }>(
-        db,
-        sql`select max(created_at)::text as last from drizzle.__drizzle_migrations`,
-      )
-    : [];
-  const last = Number(row?.last ?? 0);
-  return journal.entries.filter((entry) => entry.when > last).length;
-}
-
-/** Any HTTP answer means reachable: the base URL itself need not serve a page. */
-async function probeUrl(url: string, fetchImpl: typeof fetch): Promise<Probe> {
-  try {
-    const response = await fetchImpl(url, {
-      redirect: "manual",
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    });
-    await response.body?.cancel();
-    return { ok: true, message: `answers (HTTP ${response.status})` };
-  } catch (error) {
-    // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND…) is its cause.
-    const cause = error instanceof Error && error.cause ? ` (${errorMessage(error.cause)})` : "";
-    return { ok: false, message: `does not answer: ${errorMessage(error)}${cause}` };
-  }
-}
-
 function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -119,4 +90,31 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => {
     clearTimeout(timer);
   });
+}
+
+/**
+ * The folder is only looked at, with its absolute path: a relative PGLITE_DATA_DIR depends on the
+ * working directory, and check-config is often run from another one than the server's. A
+ * missing folder passes, since check-config comes before the first `migrate` (self-hosting.md),
+ * but says how to point at an existing one.
+ */
+function probePgliteFolder(dataDir: string): Probe {
+  const where = resolve(dataDir);
+  const state = folderState(dataDir);
+  if (state === "other")
+    return {
+      ok: false,
+      message: `PGlite data folder ${where} holds files but no database (no PG_VERSION): check PGLITE_DATA_DIR`,
+    };
+  if (state !== "database")
+    return {
+      ok: true,
+      message: `PGlite data folder ${where} ${state === "missing" ? "does not exist" : "is empty"} yet: \`migrate\` or \`serve\` creates the database. If one exists elsewhere, set PGLITE_DATA_DIR to its absolute path or run from the server's working directory`,
+    };
+  const lock = lockStatus(where);
+  const inUse =
+    lock?.status === "live" || lock?.status === "foreign"
+      ? `; in use by ${describeLock(lock.record)}`
+      : "";
+  return { ok: true, message: `PGlite data folder ${where} holds a database (not opened${inUse})` };
 }

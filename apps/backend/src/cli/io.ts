@@ -1,5 +1,5 @@
 import type { Config } from "../env.ts";
-import { checkEnvironment } from "../env.ts";
+import { checkEnvironment } from "../env-check.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 
 /** Where a command reads its environment and writes: the process, or a test's capture. */
@@ -16,6 +16,14 @@ export const processIo: CliIo = {
 
 /** Exit codes: 0 done, 1 the work or a check failed, 2 the command line or configuration is wrong. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/**
+ * A command that cannot do its work for a reason the operator can act on (a missing data folder,
+ * a folder in use): `runCli` prints the message alone and exits 1, with no stack trace.
+ */
+export class CommandFailed extends Error {
+  override readonly name = "CommandFailed";
+}
 
 /** The parsed configuration, or undefined after printing every problem to stderr. */
 export function configOrReport(io: CliIo): Config | undefined {

@@ -1,7 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+// Inlined by the bundler, so the bundle reports the version it was built from.
+import backendPackage from "../../package.json" with { type: "json" };
 import type { Config } from "../env.ts";
 import { checkConfig } from "./check-config.ts";
-import { type CliIo, configOrReport, EXIT, processIo } from "./io.ts";
+import { type CliIo, CommandFailed, configOrReport, EXIT, processIo } from "./io.ts";
 import { migrate, prune, reseal } from "./maintenance.ts";
 import { sessionsCommand } from "./sessions.ts";
 
@@ -20,6 +22,8 @@ interface Command {
     values: Values;
     positionals: string[];
   }): Promise<number>;
+  /** A problem with the command line, reported before the configuration is read. */
+  validate?(values: Values, positionals: string[]): string | undefined;
   /** Reads the configuration itself (check-config reports a bad one instead of stopping). */
   standalone?(io: CliIo): Promise<number>;
 }
@@ -43,8 +47,9 @@ listens on HOST:PORT and stops gracefully on SIGTERM or SIGINT. Configured by th
     summary: "Apply pending database migrations and exit (a release step)",
     usage: `overture-backend migrate
 
-Applies the migrations shipped with this version to DATABASE_URL (or the PGlite folder) and
-exits. \`serve\` migrates too; running this first makes a failed migration fail the release,
+Applies the migrations shipped with this version to DATABASE_URL (or the PGlite folder,
+creating it when missing), says how many it applied (0: already up to date) and exits.
+\`serve\` migrates too; running this first makes a failed migration fail the release,
 not the start of every instance.`,
     run: ({ config, io }) => migrate(config, io),
   },
@@ -53,7 +58,13 @@ not the start of every instance.`,
     usage: `overture-backend check-config
 
 Parses the environment and lists every problem at once, then probes the database and
-PLATFORM_BASE_URL (and PLATFORM_API_URL). Exits 1 when anything is wrong. Opens no PGlite folder.`,
+PLATFORM_BASE_URL (and PLATFORM_API_URL). The platform's token endpoint is asked to exchange
+a made-up code: refusing the client (HTTP 401, invalid_client) means PLATFORM_CLIENT_ID,
+PLATFORM_CLIENT_SECRET or PLATFORM_CLIENT_AUTH is wrong; refusing only the code means the
+credentials were accepted. Opens no PGlite folder.
+
+Exits 0 when everything passes, 2 when the configuration is wrong, 1 when it parses but the
+database or the platform check fails.`,
     standalone: (io) => checkConfig(io),
   },
   reseal: {
@@ -63,7 +74,7 @@ PLATFORM_BASE_URL (and PLATFORM_API_URL). Exits 1 when anything is wrong. Opens 
 After a key rotation (TOKEN_ENCRYPTION_KEYS=<new>,<old>), re-encrypts every value sealed with an
 older key under the first one, so the old key can be dropped. Running instances do the same
 when they start and hourly; this does it now. Exits 1 if some value opens with no listed key.
-On PGlite, stop the server first.`,
+On PGlite, stop the server first (the command refuses a folder a server holds).`,
     run: ({ config, io }) => reseal(config, io),
   },
   prune: {
@@ -73,7 +84,7 @@ On PGlite, stop the server first.`,
 Deletes webhook events, task events and webhook rejections older than their RETENTION_* age,
 and sign-in attempts and hand-off codes expired for longer than RETENTION_EXPIRED_SIGN_IN_HOURS,
 in batches. Running instances do the same every RETENTION_INTERVAL_MINUTES.
-On PGlite, stop the server first.`,
+On PGlite, stop the server first (the command refuses a folder a server holds).`,
     run: ({ config, io }) => prune(config, io),
   },
   sessions: {
@@ -82,28 +93,32 @@ On PGlite, stop the server first.`,
 overture-backend sessions revoke --user <id | login> (--session <session id> | --all)
 
 A revoked session is refused on its next request by every instance, and its live-event streams
-end at once. On PGlite, stop the server first.`,
+end at once. Revoking a session that is unknown or already revoked changes nothing, says why
+and exits 0, as \`--all\` does for a user with no live session.
+On PGlite, stop the server first (the command refuses a folder a server holds).`,
     options: {
       user: { type: "string" },
       session: { type: "string" },
       all: { type: "boolean", default: false },
+    },
+    validate: (values, positionals) => {
+      const [action] = positionals;
+      const session = typeof values.session === "string" ? values.session : undefined;
+      return action !== "list" && action !== "revoke"
+        ? "say `list` or `revoke`"
+        : typeof values.user !== "string" || !values.user
+          ? "--user is required"
+          : action === "revoke" && (session === undefined) === (values.all !== true)
+            ? "revoke needs --session <id> or --all (one of them)"
+            : session !== undefined && !UUID.test(session)
+              ? "--session must be a session id (a UUID, as `sessions list` shows)"
+              : undefined;
     },
     run: async ({ config, io, values, positionals }) => {
       const [action] = positionals;
       const user = typeof values.user === "string" ? values.user : "";
       const session = typeof values.session === "string" ? values.session : undefined;
       const all = values.all === true;
-      const problem =
-        action !== "list" && action !== "revoke"
-          ? "say `list` or `revoke`"
-          : !user
-            ? "--user is required"
-            : action === "revoke" && (session === undefined) === !all
-              ? "revoke needs --session <id> or --all (one of them)"
-              : session !== undefined && !UUID.test(session)
-                ? "--session must be a session id (a UUID, as `sessions list` shows)"
-                : undefined;
-      if (problem) throw new UsageError(problem);
       return sessionsCommand(config, io, {
         action: action === "list" ? "list" : "revoke",
         user,
@@ -127,7 +142,7 @@ export function mainUsage(): string {
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     "",
     "Every command reads its configuration from the environment (docs/self-hosting.md).",
-    "`overture-backend <command> --help` tells more.",
+    "`overture-backend <command> --help` tells more; `overture-backend --version` the version.",
   ].join("\n");
 }
 
@@ -138,6 +153,10 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (name === undefined) io.err(mainUsage());
     else io.out(mainUsage());
     return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === "--version" || name === "-v" || name === "version") {
+    io.out(backendPackage.version);
+    return EXIT.ok;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
@@ -157,11 +176,17 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
     if (name !== "sessions" && positionals.length > 0)
       throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+    const problem = command.validate?.(values, positionals);
+    if (problem) throw new UsageError(problem);
     if (command.standalone) return await command.standalone(io);
     const config = configOrReport(io);
     if (!config) return EXIT.usage;
     return (await command.run?.({ config, io, values, positionals })) ?? EXIT.ok;
   } catch (error) {
+    if (error instanceof CommandFailed) {
+      io.err(`${name}: ${error.message}`);
+      return EXIT.failed;
+    }
     const usage = error instanceof UsageError || isParseArgsError(error);
     if (!usage) throw error;
     io.err(`${name}: ${(error as Error).message}\n\n${command.usage}`);

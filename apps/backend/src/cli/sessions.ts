@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
-import { users } from "../db/schema/index.ts";
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { sessions as sessionsTable, users } from "../db/schema/index.ts";
 import type { Config } from "../env.ts";
 import { systemClock } from "../lib/clock.ts";
 import { createSessionService } from "../services/auth/sessions.ts";
@@ -24,36 +25,55 @@ export async function sessionsCommand(
   io: CliIo,
   command: SessionsCommand,
 ): Promise<number> {
-  return withDatabase(config, async (database) => {
-    const { db } = database;
-    const byId = /^\d+$/.test(command.user)
-      ? eq(users.id, Number(command.user))
-      : eq(users.login, command.user);
-    const [user] = await db.select({ id: users.id, login: users.login }).from(users).where(byId);
-    if (!user) {
-      io.err(`no user with id or login ${JSON.stringify(command.user)}`);
-      return EXIT.failed;
-    }
-    const sessions = createSessionService({ db, database, clock: systemClock, config });
-    const live = await sessions.list(user.id);
-    if (command.action === "list") {
-      io.out(`${live.length} live session(s) of ${user.login} (${user.id})`);
-      for (const s of live)
-        io.out(
-          [
-            s.id,
-            `created ${s.createdAt.toISOString()}`,
-            `last used ${s.lastUsedAt.toISOString()}`,
-            `expires ${s.expiresAt.toISOString()}`,
-            s.userAgent ?? "(no user agent)",
-          ].join("  "),
-        );
+  return withDatabase(
+    config,
+    async (database) => {
+      const { db } = database;
+      const byId = /^\d+$/.test(command.user)
+        ? eq(users.id, Number(command.user))
+        : eq(users.login, command.user);
+      const [user] = await db.select({ id: users.id, login: users.login }).from(users).where(byId);
+      if (!user) {
+        io.err(`no user with id or login ${JSON.stringify(command.user)}`);
+        return EXIT.failed;
+      }
+      const sessions = createSessionService({ db, database, clock: systemClock, config });
+      const live = await sessions.list(user.id);
+      if (command.action === "list") {
+        io.out(`${live.length} live session(s) of ${user.login} (${user.id})`);
+        for (const s of live)
+          io.out(
+            [
+              s.id,
+              `created ${s.createdAt.toISOString()}`,
+              `last used ${s.lastUsedAt.toISOString()}`,
+              `expires ${s.expiresAt.toISOString()}`,
+              s.userAgent ?? "(no user agent)",
+            ].join("  "),
+          );
+        return EXIT.ok;
+      }
+      const targets = command.all ? live.map((s) => s.id) : [command.session ?? ""];
+      let revoked = 0;
+      for (const id of targets) if (await sessions.revoke(user.id, id)) revoked += 1;
+      io.out(`revoked ${revoked} session(s) of ${user.login} (${user.id})`);
+      // Nothing left to revoke is the state asked for, so it exits 0 like `--all` with no live
+      // session; the note says why nothing was revoked (a mistyped id shows as "no session").
+      if (revoked < targets.length && command.session !== undefined)
+        io.out(`note: ${await whyNotRevoked(db, user.id, command.session)}`);
+      else if (targets.length === 0) io.out("note: the user has no live session");
       return EXIT.ok;
-    }
-    const targets = command.all ? live.map((s) => s.id) : [command.session ?? ""];
-    let revoked = 0;
-    for (const id of targets) if (await sessions.revoke(user.id, id)) revoked += 1;
-    io.out(`revoked ${revoked} session(s) of ${user.login} (${user.id})`);
-    return revoked === targets.length ? EXIT.ok : EXIT.failed;
-  });
+    },
+    { command: "sessions" },
+  );
+}
+
+/** Why `sessions revoke --session <id>` revoked nothing: the session is unknown, or already over. */
+async function whyNotRevoked(db: Database["db"], userId: number, sessionId: string) {
+  const [row] = await db
+    .select({ revokedAt: sessionsTable.revokedAt })
+    .from(sessionsTable)
+    .where(and(eq(sessionsTable.id, sessionId), eq(sessionsTable.userId, userId)));
+  if (!row) return `the user has no session ${sessionId} (\`sessions list\` shows the live ones)`;
+  return `session ${sessionId} was already revoked${row.revokedAt ? ` at ${new Date(row.revokedAt).toISOString()}` : ""}`;
 }

@@ -134,7 +134,10 @@ function shuttingDown(): Response {
   );
 }
 
-/** Closes `servers` on SIGINT/SIGTERM, then exits. */
+/**
+ * Closes `servers` on SIGINT/SIGTERM, then exits. The last line logged says it stopped, so an
+ * operator reading the log can tell a completed shutdown from a process killed mid-way.
+ */
 export function closeOnSignals(
   servers: { close(): Promise<void> }[],
   log: (message: string) => void,
@@ -144,7 +147,13 @@ export function closeOnSignals(
     if (stopping) return;
     stopping = true;
     log(`${signal}: shutting down`);
-    void Promise.allSettled(servers.map((server) => server.close())).then(() => process.exit(0));
+    void Promise.allSettled(servers.map((server) => server.close())).then((closed) => {
+      const failures = closed.flatMap((result) =>
+        result.status === "rejected" ? [String(result.reason)] : [],
+      );
+      log(failures.length === 0 ? "stopped" : `stopped; closing failed: ${failures.join("; ")}`);
+      process.exit(0);
+    });
   };
   process.on("SIGINT", () => {
     stop("SIGINT");
