@@ -70,7 +70,10 @@ describe("the packed @overture/platform-emulator", () => {
     for (const file of manifestTargets(manifest)) expect(files).toContain(file);
     expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "CHANGELOG.md"]));
     expect(
-      files.filter((file) => !/^(dist\/|[A-Z]+\.md$|LICENSE$|package\.json$)/.test(file)),
+      files.filter(
+        (file) =>
+          !/^(dist\/|bin\/platform-emulator\.js$|[A-Z]+\.md$|LICENSE$|package\.json$)/.test(file),
+      ),
     ).toEqual([]);
     expect(files).not.toContain("dist/.build-inputs");
   });
