@@ -66,6 +66,20 @@ describeEachDriver("the local queue after a platform refusal's Retry-After", (dr
     return task;
   }
 
+  /** Rounds leave `task` queued until `heldMs` have passed, and submit it at that moment. */
+  async function expectHeldFor(task: Task, heldMs: number): Promise<void> {
+    const submits = submitCount(t);
+    await t.emu.control.clock.advance(heldMs - 1_000);
+    await queue().runOnce();
+    expect(submitCount(t)).toBe(submits);
+    expect(await status(task)).toBe("queued");
+
+    await t.emu.control.clock.advance(1_000);
+    await queue().runOnce();
+    expect(submitCount(t)).toBe(submits + 1);
+    expect(await status(task)).toBe("waiting");
+  }
+
   // Each test starts with nothing held or queued: past any hold, the queue submits what is left.
   afterEach(async () => {
     retryAfter = undefined;
@@ -77,16 +91,7 @@ describeEachDriver("the local queue after a platform refusal's Retry-After", (dr
 
   it("keeps a queued task back until the Retry-After (seconds) of its refused submit has passed", async () => {
     const task = await refusedWith("120");
-    const submits = submitCount(t);
-    await t.emu.control.clock.advance(119_000);
-    await queue().runOnce();
-    expect(submitCount(t)).toBe(submits);
-    expect(await status(task)).toBe("queued");
-
-    await t.emu.control.clock.advance(1_000);
-    await queue().runOnce();
-    expect(submitCount(t)).toBe(submits + 1);
-    expect(await status(task)).toBe("waiting");
+    await expectHeldFor(task, 120_000);
   });
 
   it("reads a Retry-After given as an HTTP date", async () => {
@@ -148,22 +153,13 @@ describeEachDriver("the local queue after a platform refusal's Retry-After", (dr
     expect(task.status).toBe("queued");
     quotaRetryAfter = "120";
     const checks = quotaChecks();
-    const submits = submitCount(t);
     await queue().runOnce();
     expect(quotaChecks()).toBe(checks + 1);
     quotaRetryAfter = undefined;
     t.emu.control.setQuota(user.namespace, 10);
 
-    await t.emu.control.clock.advance(119_000);
-    await queue().runOnce();
-    expect(quotaChecks()).toBe(checks + 1); // not asked again while held
-    expect(submitCount(t)).toBe(submits);
-    expect(await status(task)).toBe("queued");
-
-    await t.emu.control.clock.advance(1_000);
-    await queue().runOnce();
-    expect(submitCount(t)).toBe(submits + 1);
-    expect(await status(task)).toBe("waiting");
+    await expectHeldFor(task, 120_000);
+    expect(quotaChecks()).toBe(checks + 2); // not asked again while held: once, at its end
   });
 
   it("asks the quota once when it answers 429 with a short Retry-After, and holds instead of waiting in the round", async () => {
@@ -174,11 +170,8 @@ describeEachDriver("the local queue after a platform refusal's Retry-After", (dr
     await queue().runOnce();
     quotaRetryAfter = undefined;
     expect(quotaChecks()).toBe(checks + 1);
-    expect(await status(task)).toBe("queued");
     t.emu.control.setQuota(user.namespace, 10);
-    await t.emu.control.clock.advance(30_000);
-    await queue().runOnce();
-    expect(await status(task)).toBe("waiting");
+    await expectHeldFor(task, 30_000);
   });
 
   it("submits a held account's tasks on this instance when the hold ends, without waiting for a round", async () => {
