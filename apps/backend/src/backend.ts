@@ -11,6 +11,9 @@ import { webhookEdge } from "./server/webhook-edge.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AppDeps, type BaseDeps, createServices } from "./services/index.ts";
 
+/** Longest `Retry-After` the platform client waits out itself before retrying. */
+const PLATFORM_MAX_RETRY_AFTER_MS = 5_000;
+
 export interface BackendOverrides {
   database?: Database;
   /** `database` is already migrated and the backend closes it on stop (index.ts opens it early). */
@@ -80,6 +83,9 @@ export async function createBackend(
         clientSecret: config.platform.clientSecret,
         clientAuth: config.platform.clientAuth,
         now: () => clock.now(),
+        // A longer Retry-After is not slept out inside a request or a queue round: the error
+        // carries it, and the queue holds the account that long (services/tasks/queue-hold.ts).
+        retry: { maxRetryAfterMs: PLATFORM_MAX_RETRY_AFTER_MS },
         ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
       }),
   };

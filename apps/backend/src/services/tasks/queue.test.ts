@@ -165,13 +165,23 @@ describeEachDriver("the local queue after a platform refusal's Retry-After", (dr
   it("asks the quota once when it answers 429 with a short Retry-After, and holds instead of waiting in the round", async () => {
     t.emu.control.setQuota(user.namespace, 0);
     const task = await createTask(t, user.session);
-    quotaRetryAfter = "30"; // short enough for the client's own retries, were they on
+    quotaRetryAfter = "30"; // longer than the client waits out itself (5 s): one check, a hold
     const checks = quotaChecks();
     await queue().runOnce();
     quotaRetryAfter = undefined;
     expect(quotaChecks()).toBe(checks + 1);
     t.emu.control.setQuota(user.namespace, 10);
     await expectHeldFor(task, 30_000);
+  });
+
+  it("stores a new task whose quota check answers 429 with Retry-After, queued and held that long", async () => {
+    quotaRetryAfter = "120";
+    const checks = quotaChecks();
+    const task = await createTask(t, user.session);
+    quotaRetryAfter = undefined;
+    expect(task.status).toBe("queued");
+    expect(quotaChecks()).toBe(checks + 1);
+    await expectHeldFor(task, 120_000);
   });
 
   it("submits a held account's tasks on this instance when the hold ends, without waiting for a round", async () => {

@@ -63,16 +63,30 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
   }
 
   /**
+   * After a quota check refused with 429 and `Retry-After` (submit.ts `quotaCheckHoldMs`): holds
+   * the account's queued tasks that long and answers true; any other failure holds nothing.
+   */
+  async function holdAfterRefusedCheck(account: Account, error: unknown): Promise<boolean> {
+    const holdMs = quotaCheckHoldMs(error, roundMs);
+    if (holdMs === undefined) return false;
+    const heldUntil = new Date(clock.now() + holdMs);
+    const { userId, namespace } = account;
+    logger.info({ userId, namespace, heldUntil: heldUntil.toISOString() }, "quota check refused");
+    await hold(account, heldUntil);
+    return true;
+  }
+
+  /**
    * Free quota as the platform reports it; Infinity when its answer does not say (the submit
-   * will). Not retried by the client: it would sleep out a `Retry-After` inside this drain, and
-   * rounds drain accounts one after another. The queue waits instead (a hold, or the next round).
+   * will). A `Retry-After` longer than the client waits (backend.ts) comes back as an error, and
+   * the queue holds the account instead of sleeping inside a round.
    */
   async function available(account: Account, tokenId: number): Promise<number> {
     const body = await deps.proxyTokens.withProxyToken(
       account.userId,
       account.namespace,
       tokenId,
-      (token) => deps.platform.getAvailableQuota(token, { retries: 0 }),
+      (token) => deps.platform.getAvailableQuota(token),
     );
     return readQuota(body).available ?? Number.POSITIVE_INFINITY;
   }
@@ -125,16 +139,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     try {
       free = knownAvailable ?? (await available(account, head.tokenId));
     } catch (error) {
-      const holdMs = quotaCheckHoldMs(error, roundMs);
-      if (holdMs !== undefined) {
-        const heldUntil = new Date(clock.now() + holdMs);
-        const { userId, namespace } = account;
-        logger.info(
-          { userId, namespace, heldUntil: heldUntil.toISOString() },
-          "quota check refused",
-        );
-        return hold(account, heldUntil);
-      }
+      if (await holdAfterRefusedCheck(account, error)) return;
       if (!(error instanceof ApiError && error.code === ACCESS_TOKEN_NOT_FOUND)) throw error;
       // No later round can submit them: say so on each task instead of retrying for ever. Each
       // pass takes one token's tasks out of the queue, so this ends.
@@ -282,6 +287,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
 
   return {
     drain,
+    holdAfterRefusedCheck,
     settle,
     kickFreed,
     sweepStaleSubmits,

@@ -7,6 +7,7 @@ import { createCanceller } from "./cancel.ts";
 import { defaultTitle } from "./title.ts";
 import { listTasks, type ListQuery } from "./list.ts";
 import type { TaskQueue } from "./queue.ts";
+import { quotaCheckHoldMs } from "./submit.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import type { Quota, Task, TaskPage } from "../../schemas/task.ts";
 import { INVALID_PARAMETERS, NO_TOKEN_SELECTED } from "../../schemas/error-codes.ts";
@@ -49,12 +50,20 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
       }
       const selected = await selection(userId);
       const account = { userId, namespace: selected.namespace };
-      const quota = await deps.proxyTokens.withProxyToken(
-        userId,
-        selected.namespace,
-        selected.tokenId,
-        (token) => deps.platform.getAvailableQuota(token),
-      );
+      // Also proves the token works before a task is stored. A 429 with a `Retry-After` longer
+      // than the client waits (backend.ts) stores the task and holds the queue that long (spec 8:
+      // client-side queueing); any other failure refuses it.
+      const quota = await deps.proxyTokens
+        .withProxyToken(userId, selected.namespace, selected.tokenId, (token) =>
+          deps.platform.getAvailableQuota(token),
+        )
+        .then(
+          (body) => ({ ok: true as const, body }),
+          (error: unknown) => {
+            if (quotaCheckHoldMs(error, 0) === undefined) throw error;
+            return { ok: false as const, error };
+          },
+        );
       const now = new Date(clock.now());
       const row = await db.transaction(async (tx) => {
         const [inserted] = await tx
@@ -74,7 +83,9 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
         await runtime.save(tx, [inserted], "api");
         return inserted;
       });
-      await queue.drain(account, readQuota(quota).available ?? Number.POSITIVE_INFINITY);
+      if (quota.ok)
+        await queue.drain(account, readQuota(quota.body).available ?? Number.POSITIVE_INFINITY);
+      else await queue.holdAfterRefusedCheck(account, quota.error);
       return runtime.json(await runtime.owned(userId, row.id));
     },
 
