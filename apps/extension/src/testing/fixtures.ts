@@ -39,6 +39,24 @@ export function task(overrides: Partial<Task> = {}): Task {
   };
 }
 
+/** The backend's address in view tests, and the audio route of task t1 there. */
+export const TEST_BACKEND = "http://127.0.0.1:8787";
+export const T1_AUDIO = `${TEST_BACKEND}/api/tasks/t1/audio`;
+
+/** A task's fields once the backend archived its result (task t1's routes). */
+export function archivedFields(): Pick<Task, "audio_url" | "archive"> {
+  return {
+    audio_url: T1_AUDIO,
+    archive: {
+      status: "archived",
+      error: null,
+      audio_url: T1_AUDIO,
+      mp3_url: `${T1_AUDIO}?format=mp3`,
+      peaks_url: `${TEST_BACKEND}/api/tasks/t1/peaks`,
+    },
+  };
+}
+
 /** A refused webhook delivery as `GET /api/webhook-rejections` lists it. */
 export function rejection(overrides: Record<string, unknown> = {}) {
   return {

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
-import { fakeBackend, json, task } from "../../testing/fixtures.ts";
+import { T1_AUDIO, archivedFields, fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { mocks, useLocale } from "../../testing/setup.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
 import type { Task } from "../../lib/types.ts";
@@ -129,17 +129,9 @@ describe("a finished track", () => {
 });
 
 describe("an archived track's downloads", () => {
-  const AUDIO = "http://127.0.0.1:8787/api/tasks/t1/audio";
   const archived: Task = {
     ...done,
-    audio_url: AUDIO,
-    archive: {
-      status: "archived",
-      error: null,
-      audio_url: AUDIO,
-      mp3_url: `${AUDIO}?format=mp3`,
-      peaks_url: "http://127.0.0.1:8787/api/tasks/t1/peaks",
-    },
+    ...archivedFields(),
   };
   const backend = () => fakeBackend({ "GET /api/tasks/t1": () => json(archived) });
 
@@ -174,6 +166,6 @@ describe("an archived track's downloads", () => {
     );
     fireEvent.click(screen.getByRole("button", { name: "重试：lofi piano" }));
     await expect.poll(() => mocks.download.mock.calls.length).toBe(2);
-    expect(mocks.download.mock.calls[1]?.[0]).toMatchObject({ url: `${AUDIO}?format=mp3` });
+    expect(mocks.download.mock.calls[1]?.[0]).toMatchObject({ url: `${T1_AUDIO}?format=mp3` });
   });
 });

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
-import { fakeBackend, json, refusal, task } from "../../testing/fixtures.ts";
+import { archivedFields, fakeBackend, json, refusal, task } from "../../testing/fixtures.ts";
 import { useLocale } from "../../testing/setup.ts";
 import type { Task } from "../../lib/types.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
@@ -199,7 +199,6 @@ describe("a task in the list", () => {
 });
 
 describe("a card's controls name the track they act on", () => {
-  const AUDIO = "http://127.0.0.1:8787/api/tasks/t1/audio";
   const finished = (id: string, prompt: string): Task =>
     task({
       id,
@@ -208,14 +207,7 @@ describe("a card's controls name the track they act on", () => {
       file_url: `http://127.0.0.1:4010/files/${id}.wav`,
       file_expires_at: "2025-01-02T10:00:00.000Z",
       finished_at: "2025-01-01T10:02:00.000Z",
-      audio_url: AUDIO,
-      archive: {
-        status: "archived",
-        error: null,
-        audio_url: AUDIO,
-        mp3_url: `${AUDIO}?format=mp3`,
-        peaks_url: "http://127.0.0.1:8787/api/tasks/t1/peaks",
-      },
+      ...archivedFields(),
     });
   const card = (id: string) => {
     const item = document.querySelector<HTMLElement>(`li[data-task-id="${id}"]`);

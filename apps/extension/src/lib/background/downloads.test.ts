@@ -1,11 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
-import { GRANT, fakeBackend, json, task } from "../../testing/fixtures.ts";
+import {
+  GRANT,
+  T1_AUDIO,
+  archivedFields,
+  fakeBackend,
+  json,
+  task,
+} from "../../testing/fixtures.ts";
 import { mocks } from "../../testing/setup.ts";
 import { send } from "../messages.ts";
 
 const FILE = "http://127.0.0.1:4010/files/abc.wav";
-const AUDIO = "http://127.0.0.1:8787/api/tasks/t1/audio";
 const done = (overrides: Parameters<typeof task>[0] = {}) =>
   task({
     status: "success",
@@ -29,7 +35,7 @@ describe("background: a download is watched to its end", () => {
   });
 
   it("falls back to the archived copy when the platform's link no longer serves the file", async () => {
-    const row = done({ audio_url: AUDIO });
+    const row = done({ audio_url: T1_AUDIO });
     await signedIn({ tasks: [row] });
     startTestBackground(backendWith(row));
     mocks.downloadsEnd("SERVER_BAD_CONTENT", "complete");
@@ -39,7 +45,7 @@ describe("background: a download is watched to its end", () => {
       platformLinkFailed: true,
     });
     expect(mocks.download).toHaveBeenLastCalledWith({
-      url: AUDIO,
+      url: T1_AUDIO,
       filename: "lofi piano.wav",
       headers: [{ name: "Authorization", value: `Bearer ${GRANT.session_token}` }],
     });
@@ -77,7 +83,7 @@ describe("background: a download is watched to its end", () => {
   it("uses the archived copy the backend has now, though the stored task had none", async () => {
     await signedIn({ tasks: [done({ file_expires_at: "2025-01-01T00:00:00.000Z" })] });
     startTestBackground(
-      backendWith(done({ file_expires_at: "2025-01-01T00:00:00.000Z", audio_url: AUDIO })),
+      backendWith(done({ file_expires_at: "2025-01-01T00:00:00.000Z", audio_url: T1_AUDIO })),
     );
     expect(await send("audio/download", { id: "t1", format: "original" })).toMatchObject({
       state: "complete",
@@ -86,7 +92,7 @@ describe("background: a download is watched to its end", () => {
   });
 
   it("tells a network failure apart from an expired link", async () => {
-    const row = done({ audio_url: AUDIO });
+    const row = done({ audio_url: T1_AUDIO });
     await signedIn({ tasks: [row] });
     startTestBackground(backendWith(row));
     mocks.downloadsEnd("NETWORK_FAILED");
@@ -109,8 +115,8 @@ describe("background: a download is watched to its end", () => {
   });
 
   it("takes a download the person cancelled as cancelled, not failed", async () => {
-    await signedIn({ tasks: [done({ audio_url: AUDIO })] });
-    startTestBackground(backendWith(done({ audio_url: AUDIO })));
+    await signedIn({ tasks: [done({ audio_url: T1_AUDIO })] });
+    startTestBackground(backendWith(done({ audio_url: T1_AUDIO })));
     mocks.downloadsEnd("USER_CANCELED");
     expect(await send("audio/download", { id: "t1", format: "original" })).toEqual({
       state: "cancelled",
@@ -130,17 +136,9 @@ describe("background: a download is watched to its end", () => {
   });
 });
 
-const BACKEND = "http://127.0.0.1:8787";
 const archivedTask = (overrides: Parameters<typeof task>[0] = {}) =>
   done({
-    audio_url: AUDIO,
-    archive: {
-      status: "archived",
-      error: null,
-      audio_url: AUDIO,
-      mp3_url: `${AUDIO}?format=mp3`,
-      peaks_url: `${BACKEND}/api/tasks/t1/peaks`,
-    },
+    ...archivedFields(),
     ...overrides,
   });
 const bearer = [{ name: "Authorization", value: `Bearer ${GRANT.session_token}` }];
@@ -156,7 +154,7 @@ describe("background: an archived result is saved as WAV or MP3, named after the
       platformLinkFailed: false,
     });
     expect(mocks.download).toHaveBeenCalledWith({
-      url: `${AUDIO}?format=mp3`,
+      url: `${T1_AUDIO}?format=mp3`,
       filename: "Rainy night lofi jazz.mp3",
       headers: bearer,
     });
@@ -169,7 +167,7 @@ describe("background: an archived result is saved as WAV or MP3, named after the
     await send("audio/download", { id: "t1", format: "original" });
     expect(mocks.download).toHaveBeenCalledTimes(1);
     expect(mocks.download).toHaveBeenCalledWith({
-      url: AUDIO,
+      url: T1_AUDIO,
       filename: "Night drive.wav",
       headers: bearer,
     });
