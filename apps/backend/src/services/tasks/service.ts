@@ -7,7 +7,7 @@ import { createCanceller } from "./cancel.ts";
 import { defaultTitle } from "./title.ts";
 import { listTasks, type ListQuery } from "./list.ts";
 import type { TaskQueue } from "./queue.ts";
-import { quotaCheckHoldMs } from "./submit.ts";
+import { isQuotaCheckHold } from "./submit.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import type { Quota, Task, TaskPage } from "../../schemas/task.ts";
 import { INVALID_PARAMETERS, NO_TOKEN_SELECTED } from "../../schemas/error-codes.ts";
@@ -60,7 +60,7 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
         .then(
           (body) => ({ ok: true as const, body }),
           (error: unknown) => {
-            if (quotaCheckHoldMs(error, 0) === undefined) throw error;
+            if (!isQuotaCheckHold(error)) throw error;
             return { ok: false as const, error };
           },
         );

@@ -55,7 +55,12 @@ export function submitHoldMs(error: unknown, roundMs: number): number | undefine
  * Another failure of the check holds nothing: the drain fails, the next round tries again.
  */
 export function quotaCheckHoldMs(error: unknown, roundMs: number): number | undefined {
-  return isPlatformError(error) && error.status === 429 ? submitHoldMs(error, roundMs) : undefined;
+  return isQuotaCheckHold(error) ? submitHoldMs(error, roundMs) : undefined;
+}
+
+/** Whether a failed quota check is one that holds the queue (a 429 with `Retry-After`). */
+export function isQuotaCheckHold(error: unknown): boolean {
+  return isPlatformError(error) && error.status === 429 && error.retryAfterMs !== undefined;
 }
 
 /**
