@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { Hono } from "hono";
 import { createFileLinks } from "./audio/links.ts";
 import { fileRoutes } from "./audio/routes.ts";
-import { createClock, type ClockSource, type EmulatorClock } from "./clock/clock.ts";
+import { createClock, isEmulatorClock, type EmulatorClock } from "./clock/clock.ts";
 import type { EmulatorContext } from "./context.ts";
 import { createControl, type EmulatorControl } from "./control/control.ts";
 import { createFaultState } from "./control/faults.ts";
@@ -140,10 +140,6 @@ function makeClock(input: PlatformEmulatorOptions, saved: SavedState | undefined
   if (clock === "real" || clock === "manual") return createClock({ mode: clock, scale, start });
   if (isEmulatorClock(clock)) return clock;
   return createClock({ mode: "source", source: clock, scale });
-}
-
-function isEmulatorClock(clock: ClockSource | EmulatorClock): clock is EmulatorClock {
-  return "setTimer" in clock && "advance" in clock;
 }
 
 function mount(parts: readonly Hono[], changed: () => void): Hono {

@@ -159,6 +159,11 @@ export function createClock(options: ClockOptions): EmulatorClock {
   };
 }
 
+/** An `EmulatorClock` (used as it is) rather than a bare time source (wrapped in one). */
+export function isEmulatorClock(clock: ClockSource | EmulatorClock): clock is EmulatorClock {
+  return "setTimer" in clock && "advance" in clock;
+}
+
 function positive(scale: number): number {
   if (!Number.isFinite(scale) || scale <= 0) throw new RangeError("clock scale must be > 0");
   return scale;
