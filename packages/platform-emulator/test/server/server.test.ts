@@ -66,6 +66,16 @@ describe("startPlatformEmulator and the CLI", () => {
       );
       expect(cli.banner).toContain("emu-demo-studio-paid-0001");
       expect((await fetch(`${cli.url}/__emulator/state`)).status).toBe(200);
+      expect(cli.banner).toContain("X-Sign-Timestamp on the wall clock");
+    } finally {
+      cli.stop();
+    }
+  });
+
+  it("the CLI's --timestamp-clock emulator sets the option (the banner names the clock it signs with)", async () => {
+    const cli = await startCli(["--port", "0", "--timestamp-clock", "emulator"]);
+    try {
+      expect(cli.banner).toContain("X-Sign-Timestamp on the emulator clock");
     } finally {
       cli.stop();
     }
