@@ -1,10 +1,10 @@
 import type { FileLinks } from "./audio/links.ts";
 import type { EmulatorClock } from "./clock/clock.ts";
-import type { FaultState } from "./control/faults.ts";
 import type { GrantService } from "./oauth/grants.ts";
 import type { ProxyTokenService } from "./open/proxy-token.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { Saver } from "./persist/state-file.ts";
+import type { FaultState } from "./state/faults.ts";
 import type { EmulatorState } from "./state/store.ts";
 import type { TaskEngine } from "./tasks/engine.ts";
 import type { Tracker } from "./util/tracker.ts";

@@ -6,7 +6,6 @@ import { fileRoutes } from "./audio/routes.ts";
 import { createClock, isEmulatorClock, type EmulatorClock } from "./clock/clock.ts";
 import type { EmulatorContext } from "./context.ts";
 import { createControl, type EmulatorControl } from "./control/control.ts";
-import { createFaultState } from "./control/faults.ts";
 import { controlRoutes } from "./control/routes.ts";
 import { authorizeRoutes } from "./oauth/authorize.ts";
 import { createGrantService } from "./oauth/grants.ts";
@@ -24,6 +23,7 @@ import {
   writeStateFile,
   type Saver,
 } from "./persist/state-file.ts";
+import { createFaultState } from "./state/faults.ts";
 import { EmulatorState } from "./state/store.ts";
 import { createTaskEngine } from "./tasks/engine.ts";
 import { taskRoutes } from "./tasks/routes.ts";

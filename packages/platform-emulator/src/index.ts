@@ -27,7 +27,7 @@ export { createClock } from "./clock/clock.ts";
 export type { ClockOptions, ClockSource, EmulatorClock, TimerId } from "./clock/clock.ts";
 export { ControlError } from "./control/control.ts";
 export type { ApplicationPatch, EmulatorControl, FaultControl } from "./control/control.ts";
-export type { TaskFaultMode, WebhookFaults } from "./control/faults.ts";
+export type { TaskFaultMode, WebhookFaults } from "./state/faults.ts";
 export type { ConsoleSnapshot, ControlTaskView, DeliveryView } from "./control/views.ts";
 export { CONTROL_PREFIX } from "./control/routes.ts";
 export type { AttemptFailure, AttemptLog, DeliveryState } from "./webhooks/types.ts";

@@ -1,8 +1,8 @@
 import type { EmulatorContext } from "../context.ts";
-import type { AppRecord } from "../state/types.ts";
 import { parseSeed, type EmulatorSeedInput } from "../seed/schema.ts";
+import { releaseHangs, type TaskFaultMode, type WebhookFaults } from "../state/faults.ts";
+import type { AppRecord } from "../state/types.ts";
 import { randomId } from "../util/random.ts";
-import { releaseHangs, type TaskFaultMode, type WebhookFaults } from "./faults.ts";
 import {
   consoleSnapshot,
   controlTaskView,

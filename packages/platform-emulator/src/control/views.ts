@@ -1,6 +1,6 @@
 import type { EmulatorContext } from "../context.ts";
+import { recordView } from "../state/task-views.ts";
 import type { BearerRecord, TaskRecord } from "../state/types.ts";
-import { recordView } from "../tasks/views.ts";
 import type { DeliveryRecord } from "../webhooks/types.ts";
 
 /** A task as the control plane shows it: the record endpoint's view plus the emulator's notes. */

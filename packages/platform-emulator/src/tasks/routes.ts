@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
 import type { EmulatorContext } from "../context.ts";
+import { queryView, recordView, statusView, submitView } from "../state/task-views.ts";
 import type { ConsoleTokenRecord } from "../state/types.ts";
 import { checked } from "../util/checked.ts";
 import { bearerToken, jsonError, UNAUTHORIZED_HEADERS } from "../util/http.ts";
@@ -9,7 +10,6 @@ import { balanceView } from "./balance.ts";
 import { readSubmitBody } from "./body.ts";
 import { taskFaults } from "./fault-middleware.ts";
 import { parseMusicParams } from "./params.ts";
-import { queryView, recordView, statusView, submitView } from "./views.ts";
 
 interface Env {
   Variables: { token: ConsoleTokenRecord };

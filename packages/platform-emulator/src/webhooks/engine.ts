@@ -1,9 +1,9 @@
 import type { EmulatorClock } from "../clock/clock.ts";
-import { consumeFault, type FaultState } from "../control/faults.ts";
 import type { ResolvedOptions } from "../options.ts";
+import { consumeFault, type FaultState } from "../state/faults.ts";
 import type { EmulatorState } from "../state/store.ts";
+import { eventView } from "../state/task-views.ts";
 import type { TaskRecord } from "../state/types.ts";
-import { eventView } from "../tasks/views.ts";
 import { checked } from "../util/checked.ts";
 import { randomHex, randomId } from "../util/random.ts";
 import type { Tracker } from "../util/tracker.ts";
