@@ -1,4 +1,3 @@
-import type { FileLinks } from "./audio/links.ts";
 import type { EmulatorClock } from "./clock/clock.ts";
 import type { GrantService } from "./oauth/grants.ts";
 import type { ProxyTokenService } from "./open/proxy-token.ts";
@@ -7,6 +6,7 @@ import type { Saver } from "./persist/state-file.ts";
 import type { FaultState } from "./state/faults.ts";
 import type { EmulatorState } from "./state/store.ts";
 import type { TaskEngine } from "./tasks/engine.ts";
+import type { FileLinks } from "./tasks/file-links.ts";
 import type { Tracker } from "./util/tracker.ts";
 import type { WebhookEngine } from "./webhooks/engine.ts";
 

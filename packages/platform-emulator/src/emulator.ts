@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { Hono } from "hono";
-import { createFileLinks } from "./audio/links.ts";
 import { fileRoutes } from "./audio/routes.ts";
 import { createClock, isEmulatorClock, type EmulatorClock } from "./clock/clock.ts";
 import type { EmulatorContext } from "./context.ts";
@@ -26,6 +25,7 @@ import {
 import { createFaultState } from "./state/faults.ts";
 import { EmulatorState } from "./state/store.ts";
 import { createTaskEngine } from "./tasks/engine.ts";
+import { createFileLinks } from "./tasks/file-links.ts";
 import { taskRoutes } from "./tasks/routes.ts";
 import { createTracker } from "./util/tracker.ts";
 import { createWebhookEngine } from "./webhooks/engine.ts";

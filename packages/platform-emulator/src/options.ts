@@ -2,8 +2,10 @@ import { AUDIO_FORMATS, type AudioFormat, type AudioFormatName } from "./audio/f
 import { isEmulatorClock, type ClockSource, type EmulatorClock } from "./clock/clock.ts";
 import { PROFILE_DEFAULTS, PROFILES, type ProfileName, type ResponseShape } from "./profile.ts";
 import { DEFAULT_SEED } from "./seed/default-seed.ts";
-import { MAX_DURATION_SECONDS } from "./tasks/params.ts";
 import { parseSeed, type EmulatorSeed, type EmulatorSeedInput } from "./seed/schema.ts";
+
+/** The longest `duration` a submit takes, in seconds; also the default cap on audio length. */
+export const MAX_DURATION_SECONDS = 600;
 
 /** A fixed duration or an inclusive `[min, max]` range drawn from the seeded PRNG. */
 export type DurationRange = number | readonly [number, number];

@@ -1,4 +1,3 @@
-import type { FileLinks } from "../audio/links.ts";
 import type { EmulatorClock } from "../clock/clock.ts";
 import type { DurationRange, ResolvedOptions } from "../options.ts";
 import type { EmulatorState } from "../state/store.ts";
@@ -10,6 +9,7 @@ import type {
 } from "../state/types.ts";
 import { randomId, randomUpperAlnum, seededRandom } from "../util/random.ts";
 import type { WebhookEngine } from "../webhooks/engine.ts";
+import type { FileLinks } from "./file-links.ts";
 import { applyFailure, applySuccess, pendingUsage, priceOf, requestedSeconds } from "./outcome.ts";
 
 export type SubmitOutcome =
