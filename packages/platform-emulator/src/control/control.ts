@@ -153,7 +153,7 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
       await settle();
     },
     settle,
-    snapshot: () => consoleSnapshot(ctx),
+    snapshot: () => consoleSnapshot(ctx.state, ctx.clock),
     revokeAuthorization({ clientId, userId, login }) {
       const user =
         userId !== undefined ? ctx.state.users.get(userId) : ctx.state.userByLogin(login ?? "");
@@ -190,11 +190,11 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
       return [...ctx.state.tasks.values()]
         .filter((t) => (filter.namespace ?? t.namespace) === t.namespace)
         .filter((t) => (filter.status ?? t.status) === t.status)
-        .map((t) => controlTaskView(ctx, t));
+        .map((t) => controlTaskView(ctx.options, t));
     },
     getTask(id) {
       const task = ctx.state.tasks.get(id);
-      return task && controlTaskView(ctx, task);
+      return task && controlTaskView(ctx.options, task);
     },
     listDeliveries(filter = {}) {
       return ctx.webhooks

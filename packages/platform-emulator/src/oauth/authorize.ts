@@ -44,7 +44,7 @@ export function authorizeRoutes(ctx: EmulatorContext): Hono {
     const unknown = unknownScopes(scope);
     if (unknown.length > 0) return back("invalid_scope", `unknown scope: ${unknown.join(" ")}`);
 
-    const user = signedInUser(ctx, getCookie(c, USER_COOKIE));
+    const user = signedInUser(ctx.state, getCookie(c, USER_COOKIE));
     if (ctx.options.autoApprove)
       return c.redirect(approve(ctx, client, user, scope, redirectUri, state), 302);
     const browserKey = getCookie(c, BROWSER_COOKIE) ?? randomId("b_", 16);
