@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseCliArgs, USAGE, type CliConfig } from "./cli-args.ts";
-import { CONTROL_PREFIX } from "./control/routes.ts";
+import { CONTROL_PREFIX } from "./routes/control.ts";
 import { loadSeedFile } from "./seed/load.ts";
 import { seedFor } from "./seed/seed-for.ts";
 import { startPlatformEmulator, type RunningEmulator } from "./server.ts";

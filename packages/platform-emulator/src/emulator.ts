@@ -1,16 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { Hono } from "hono";
-import { fileRoutes } from "./audio/routes.ts";
 import { createClock, isEmulatorClock, type EmulatorClock } from "./clock/clock.ts";
 import type { EmulatorContext } from "./context.ts";
 import { createControl, type EmulatorControl } from "./control/control.ts";
-import { controlRoutes } from "./control/routes.ts";
-import { authorizeRoutes } from "./oauth/authorize.ts";
 import { createGrantService } from "./oauth/grants.ts";
-import { tokenRoutes } from "./oauth/token.ts";
 import { createProxyTokenService } from "./open/proxy-token.ts";
-import { openRoutes } from "./open/routes.ts";
 import { resolveOptions, type PlatformEmulatorOptions, type ResolvedOptions } from "./options.ts";
 import { observedClock } from "./persist/observed-clock.ts";
 import { loadSavedState, saveState, type SavedState } from "./persist/saved-state.ts";
@@ -22,11 +17,16 @@ import {
   writeStateFile,
   type Saver,
 } from "./persist/state-file.ts";
+import { authorizeRoutes } from "./routes/authorize.ts";
+import { controlRoutes } from "./routes/control.ts";
+import { fileRoutes } from "./routes/files.ts";
+import { openRoutes } from "./routes/open.ts";
+import { taskRoutes } from "./routes/tasks.ts";
+import { tokenRoutes } from "./routes/token.ts";
 import { createFaultState } from "./state/faults.ts";
 import { EmulatorState } from "./state/store.ts";
 import { createTaskEngine } from "./tasks/engine.ts";
 import { createFileLinks } from "./tasks/file-links.ts";
-import { taskRoutes } from "./tasks/routes.ts";
 import { createTracker } from "./util/tracker.ts";
 import { createWebhookEngine } from "./webhooks/engine.ts";
 

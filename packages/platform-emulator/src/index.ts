@@ -29,7 +29,7 @@ export { ControlError } from "./control/control.ts";
 export type { ApplicationPatch, EmulatorControl, FaultControl } from "./control/control.ts";
 export type { TaskFaultMode, WebhookFaults } from "./state/faults.ts";
 export type { ConsoleSnapshot, ControlTaskView, DeliveryView } from "./control/views.ts";
-export { CONTROL_PREFIX } from "./control/routes.ts";
+export { CONTROL_PREFIX } from "./routes/control.ts";
 export type { AttemptFailure, AttemptLog, DeliveryState } from "./webhooks/types.ts";
 export { DEFAULT_SEED, initialsAvatar, parseSeed, seedFor, seedSchema } from "./seed/index.ts";
 export type { EmulatorSeed, EmulatorSeedInput, SeedForInput } from "./seed/index.ts";

@@ -1,14 +1,14 @@
 import { Hono, type Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { EmulatorContext } from "../context.ts";
+import { createConsentRequest, signedInUser, takeConsentRequest } from "../oauth/consent-store.ts";
+import { withParams } from "../oauth/redirect.ts";
+import { parseScope, unknownScopes } from "../oauth/scopes.ts";
 import { consentPage } from "../pages/consent-page.ts";
 import { errorPage } from "../pages/error-page.ts";
 import { pageHeaders } from "../pages/layout.ts";
 import type { AppRecord, UserRecord } from "../state/types.ts";
 import { randomId } from "../util/random.ts";
-import { createConsentRequest, signedInUser, takeConsentRequest } from "./consent-store.ts";
-import { withParams } from "./redirect.ts";
-import { parseScope, unknownScopes } from "./scopes.ts";
 
 const BROWSER_COOKIE = "emu_browser";
 const USER_COOKIE = "emu_user";

@@ -2,9 +2,9 @@ import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.ts";
+import { ControlError, type EmulatorControl } from "../control/control.ts";
 import { consolePage } from "../pages/console-page.ts";
 import { pageHeaders } from "../pages/layout.ts";
-import { ControlError, type EmulatorControl } from "./control.ts";
 
 export const CONTROL_PREFIX = "/__emulator";
 

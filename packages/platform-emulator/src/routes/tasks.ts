@@ -2,14 +2,14 @@ import { Hono, type Context } from "hono";
 import type { EmulatorContext } from "../context.ts";
 import { queryView, recordView, statusView, submitView } from "../state/task-views.ts";
 import type { ConsoleTokenRecord } from "../state/types.ts";
+import { balanceView } from "../tasks/balance.ts";
+import { parseMusicParams } from "../tasks/params.ts";
 import { checked } from "../util/checked.ts";
 import { bearerToken, jsonError, UNAUTHORIZED_HEADERS } from "../util/http.ts";
 import { headerText } from "../webhooks/wire-url.ts";
 import { authenticateApiToken } from "./api-auth.ts";
-import { balanceView } from "./balance.ts";
-import { readSubmitBody } from "./body.ts";
-import { taskFaults } from "./fault-middleware.ts";
-import { parseMusicParams } from "./params.ts";
+import { readSubmitBody } from "./submit-body.ts";
+import { taskFaults } from "./task-faults.ts";
 
 interface Env {
   Variables: { token: ConsoleTokenRecord };
