@@ -1,6 +1,6 @@
 import type { EmulatorClock } from "./clock/clock.ts";
 import type { GrantService } from "./oauth/grants.ts";
-import type { ProxyTokenService } from "./open/proxy-token.ts";
+import type { ProxyTokenService } from "./oauth/proxy-token.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { Saver } from "./persist/state-file.ts";
 import type { FaultState } from "./state/faults.ts";

@@ -5,7 +5,7 @@ import { createClock, isEmulatorClock, type EmulatorClock } from "./clock/clock.
 import type { EmulatorContext } from "./context.ts";
 import { createControl, type EmulatorControl } from "./control/control.ts";
 import { createGrantService } from "./oauth/grants.ts";
-import { createProxyTokenService } from "./open/proxy-token.ts";
+import { createProxyTokenService } from "./oauth/proxy-token.ts";
 import { resolveOptions, type PlatformEmulatorOptions, type ResolvedOptions } from "./options.ts";
 import { observedClock } from "./persist/observed-clock.ts";
 import { loadSavedState, saveState, type SavedState } from "./persist/saved-state.ts";
