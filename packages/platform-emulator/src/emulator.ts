@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { createContext } from "./context.ts";
-import { createControl, type EmulatorControl } from "./control/control.ts";
+import { createControl } from "./control/control.ts";
+import type { EmulatorControl } from "./control/handle.ts";
 import type { PlatformEmulatorOptions, ResolvedOptions } from "./options.ts";
 import { createApps } from "./routes/apps.ts";
 

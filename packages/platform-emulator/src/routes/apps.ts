@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { EmulatorContext } from "../context.ts";
-import type { EmulatorControl } from "../control/control.ts";
+import type { EmulatorControl } from "../control/handle.ts";
 import { authorizeRoutes } from "./authorize.ts";
 import { controlRoutes } from "./control.ts";
 import { fileRoutes } from "./files.ts";

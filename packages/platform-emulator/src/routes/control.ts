@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.ts";
-import { ControlError, type EmulatorControl } from "../control/control.ts";
+import { ControlError, type EmulatorControl } from "../control/handle.ts";
 import { consolePage } from "../pages/console-page.ts";
 import { pageHeaders } from "../pages/layout.ts";
 
