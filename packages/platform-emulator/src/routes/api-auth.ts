@@ -1,5 +1,28 @@
+import type { MiddlewareHandler } from "hono";
 import type { EmulatorContext } from "../context.ts";
 import type { ConsoleTokenRecord } from "../state/types.ts";
+import { bearerToken, jsonError, UNAUTHORIZED_HEADERS } from "../util/http.ts";
+
+/** The task routes' context: the console token the request's API token stands for. */
+export interface TaskEnv {
+  Variables: { token: ConsoleTokenRecord };
+}
+
+/** Refuses a request without a valid API token (401); otherwise sets `c.var.token`. */
+export function requireApiToken(ctx: EmulatorContext): MiddlewareHandler<TaskEnv> {
+  return async function requireApiToken(c, next) {
+    const token = await authenticateApiToken(ctx, bearerToken(c.req.header("Authorization")));
+    if (!token)
+      return jsonError(
+        401,
+        "invalid_token",
+        "wrong, invalid or expired API token",
+        UNAUTHORIZED_HEADERS,
+      );
+    c.set("token", token);
+    return next();
+  };
+}
 
 /**
  * Task endpoints take `Bearer <API_TOKEN>` (spec 5 rule 5): a console access token's raw value,
