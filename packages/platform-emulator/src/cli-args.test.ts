@@ -119,6 +119,19 @@ describe("CLI options", () => {
       );
   });
 
+  it("reads --timestamp-clock (or PLATFORM_EMULATOR_TIMESTAMP_CLOCK); unset leaves the option's default", () => {
+    expect(parseCliArgs([], {}).timestampClock).toBeUndefined();
+    expect(parseCliArgs(["--timestamp-clock", "emulator"], {}).timestampClock).toBe("emulator");
+    const env = { PLATFORM_EMULATOR_TIMESTAMP_CLOCK: "wall" };
+    expect(parseCliArgs([], env).timestampClock).toBe("wall");
+  });
+
+  it("refuses a --timestamp-clock other than wall or emulator", () => {
+    expect(() => parseCliArgs(["--timestamp-clock", "emulated"], {})).toThrow(
+      /--timestamp-clock: expected emulator \| wall, got "emulated"/,
+    );
+  });
+
   it("refuses unknown flags", () => {
     expect(() => parseCliArgs(["--colour"], {})).toThrow();
   });

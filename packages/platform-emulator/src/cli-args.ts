@@ -21,6 +21,8 @@ export interface CliConfig {
   rotation: RefreshRotation;
   basicAuthEncoding: BasicAuthEncoding;
   quotaRetryAfter: number | undefined;
+  /** Unset: the option's default (the wall clock, as the CLI's clock is a real one). */
+  timestampClock: "emulator" | "wall" | undefined;
   help: boolean;
 }
 
@@ -45,7 +47,33 @@ Options (flag, or environment variable):
   --rotation off|rotate|rotate-detect-reuse  PLATFORM_EMULATOR_ROTATION  refresh-token rotation
   --basic-auth-encoding spec|rfc6749|either  PLATFORM_EMULATOR_BASIC_AUTH_ENCODING  reading of Basic client credentials (default spec)
   --quota-retry-after <s>  PLATFORM_EMULATOR_QUOTA_RETRY_AFTER  send Retry-After: <s> with a submit's 429 above the quota (default: none)
+  --timestamp-clock wall|emulator  PLATFORM_EMULATOR_TIMESTAMP_CLOCK  clock of X-Sign-Timestamp (default wall: receivers compare it with theirs)
   --help`;
+
+const FLAGS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  "api-port": { type: "string" },
+  "public-url": { type: "string" },
+  "public-api-url": { type: "string" },
+  seed: { type: "string" },
+  "backend-url": { type: "string" },
+  "data-dir": { type: "string" },
+  "state-file": { type: "string" },
+  profile: { type: "string" },
+  speed: { type: "string" },
+  scale: { type: "string" },
+  "failure-rate": { type: "string" },
+  "auto-approve": { type: "boolean" },
+  "query-reading": { type: "string" },
+  rotation: { type: "string" },
+  "basic-auth-encoding": { type: "string" },
+  "quota-retry-after": { type: "string" },
+  "timestamp-clock": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type Flag = keyof typeof FLAGS;
 
 /** Reads flags, then environment variables, then defaults; throws listing every bad value. */
 export function parseCliArgs(argv: string[], env: Record<string, string | undefined>): CliConfig {
@@ -53,104 +81,74 @@ export function parseCliArgs(argv: string[], env: Record<string, string | undefi
     // `pnpm start -- <flags>` hands the `--` on to the script (pnpm ≥ 7); npm and npx drop it.
     args: argv[0] === "--" ? argv.slice(1) : argv,
     strict: true,
-    options: {
-      host: { type: "string" },
-      port: { type: "string" },
-      "api-port": { type: "string" },
-      "public-url": { type: "string" },
-      "public-api-url": { type: "string" },
-      seed: { type: "string" },
-      "backend-url": { type: "string" },
-      "data-dir": { type: "string" },
-      "state-file": { type: "string" },
-      profile: { type: "string" },
-      speed: { type: "string" },
-      scale: { type: "string" },
-      "failure-rate": { type: "string" },
-      "auto-approve": { type: "boolean" },
-      "query-reading": { type: "string" },
-      rotation: { type: "string" },
-      "basic-auth-encoding": { type: "string" },
-      "quota-retry-after": { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: FLAGS,
   });
-  const errors: string[] = [];
-  const pick = (flag: keyof typeof values, name: string) => {
-    const v = values[flag] ?? env[`PLATFORM_EMULATOR_${name}`];
-    return typeof v === "string" && v !== "" ? v : undefined;
-  };
-  const num = (text: string | undefined, label: string, ok: (n: number) => boolean) => {
-    if (text === undefined) return undefined;
-    const n = Number(text);
-    if (!ok(n)) errors.push(`${label}: invalid value ${JSON.stringify(text)}`);
-    return n;
-  };
-  const oneOf = <T extends string>(
-    text: string | undefined,
-    label: string,
-    allowed: readonly T[],
-    fallback: T,
-  ): T => {
-    if (text === undefined) return fallback;
-    if ((allowed as readonly string[]).includes(text)) return text as T;
-    errors.push(`${label}: expected ${allowed.join(" | ")}, got ${JSON.stringify(text)}`);
-    return fallback;
-  };
+  const read = createReader(values, env);
   const isPort = (n: number) => Number.isInteger(n) && n >= 0 && n <= 65535;
   const config: CliConfig = {
-    host: pick("host", "HOST") ?? "127.0.0.1",
-    port: num(pick("port", "PORT"), "--port", isPort) ?? 4010,
-    apiPort: num(pick("api-port", "API_PORT"), "--api-port", isPort),
-    publicUrl: pick("public-url", "PUBLIC_URL"),
-    publicApiUrl: pick("public-api-url", "PUBLIC_API_URL"),
-    seedFile: pick("seed", "SEED"),
-    dataDir: pick("data-dir", "DATA_DIR"),
-    stateFile: pick("state-file", "STATE_FILE"),
-    backendUrl: httpUrl(pick("backend-url", "BACKEND_URL"), "--backend-url", errors),
-    profile: oneOf(pick("profile", "PROFILE"), "--profile", ["readable", "live"], "readable"),
-    speed: oneOf(pick("speed", "SPEED"), "--speed", ["demo", "spec"], "demo"),
-    scale: num(pick("scale", "SCALE"), "--scale", (n) => n > 0 && Number.isFinite(n)) ?? 1,
-    failureRate: num(
-      pick("failure-rate", "FAILURE_RATE"),
-      "--failure-rate",
-      (n) => n >= 0 && n <= 1,
-    ),
+    host: read.text("host") ?? "127.0.0.1",
+    port: read.number("port", isPort) ?? 4010,
+    apiPort: read.number("api-port", isPort),
+    publicUrl: read.text("public-url"),
+    publicApiUrl: read.text("public-api-url"),
+    seedFile: read.text("seed"),
+    dataDir: read.text("data-dir"),
+    stateFile: read.text("state-file"),
+    backendUrl: read.httpUrl("backend-url"),
+    profile: read.oneOf("profile", ["readable", "live"]) ?? "readable",
+    speed: read.oneOf("speed", ["demo", "spec"]) ?? "demo",
+    scale: read.number("scale", (n) => n > 0 && Number.isFinite(n)) ?? 1,
+    failureRate: read.number("failure-rate", (n) => n >= 0 && n <= 1),
     autoApprove:
       values["auto-approve"] ??
       ["1", "true", "yes"].includes(env.PLATFORM_EMULATOR_AUTO_APPROVE ?? ""),
-    queryReading: oneOf(
-      pick("query-reading", "QUERY_READING"),
-      "--query-reading",
-      ["raw", "form-decoded", "percent-decoded"],
-      "raw",
-    ),
-    rotation: oneOf(
-      pick("rotation", "ROTATION"),
-      "--rotation",
-      ["off", "rotate", "rotate-detect-reuse"],
-      "rotate",
-    ),
-    basicAuthEncoding: oneOf(
-      pick("basic-auth-encoding", "BASIC_AUTH_ENCODING"),
-      "--basic-auth-encoding",
-      ["spec", "rfc6749", "either"],
-      "spec",
-    ),
-    quotaRetryAfter: num(
-      pick("quota-retry-after", "QUOTA_RETRY_AFTER"),
-      "--quota-retry-after",
-      (n) => Number.isInteger(n) && n >= 0,
-    ),
+    queryReading: read.oneOf("query-reading", ["raw", "form-decoded", "percent-decoded"]) ?? "raw",
+    rotation: read.oneOf("rotation", ["off", "rotate", "rotate-detect-reuse"]) ?? "rotate",
+    basicAuthEncoding: read.oneOf("basic-auth-encoding", ["spec", "rfc6749", "either"]) ?? "spec",
+    quotaRetryAfter: read.number("quota-retry-after", (n) => Number.isInteger(n) && n >= 0),
+    timestampClock: read.oneOf("timestamp-clock", ["emulator", "wall"]),
     help: values.help ?? false,
   };
-  if (errors.length > 0) throw new Error(`invalid options:\n  ${errors.join("\n  ")}`);
+  if (read.errors.length > 0) throw new Error(`invalid options:\n  ${read.errors.join("\n  ")}`);
   return config;
 }
 
-function httpUrl(text: string | undefined, label: string, errors: string[]): string | undefined {
-  if (text === undefined) return undefined;
-  if (!/^https?:\/\//i.test(text) || !URL.canParse(text))
-    errors.push(`${label}: expected an http(s) URL, got ${JSON.stringify(text)}`);
-  return text;
+/**
+ * Each flag's value, else its environment variable `PLATFORM_EMULATOR_<FLAG>` (upper case, `-`
+ * → `_`); an empty value counts as unset. Bad values are collected in `errors`, so the command
+ * lists every one at once.
+ */
+function createReader(
+  values: Partial<Record<Flag, string | boolean>>,
+  env: Record<string, string | undefined>,
+) {
+  const errors: string[] = [];
+  const text = (flag: Flag): string | undefined => {
+    const v = values[flag] ?? env[`PLATFORM_EMULATOR_${flag.toUpperCase().replace(/-/g, "_")}`];
+    return typeof v === "string" && v !== "" ? v : undefined;
+  };
+  return {
+    errors,
+    text,
+    number(flag: Flag, ok: (n: number) => boolean): number | undefined {
+      const given = text(flag);
+      if (given === undefined) return undefined;
+      const n = Number(given);
+      if (!ok(n)) errors.push(`--${flag}: invalid value ${JSON.stringify(given)}`);
+      return n;
+    },
+    oneOf<T extends string>(flag: Flag, allowed: readonly T[]): T | undefined {
+      const given = text(flag);
+      if (given === undefined || (allowed as readonly string[]).includes(given))
+        return given as T | undefined;
+      errors.push(`--${flag}: expected ${allowed.join(" | ")}, got ${JSON.stringify(given)}`);
+      return undefined;
+    },
+    httpUrl(flag: Flag): string | undefined {
+      const given = text(flag);
+      if (given !== undefined && (!/^https?:\/\//i.test(given) || !URL.canParse(given)))
+        errors.push(`--${flag}: expected an http(s) URL, got ${JSON.stringify(given)}`);
+      return given;
+    },
+  };
 }

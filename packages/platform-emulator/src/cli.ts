@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseCliArgs, USAGE, type CliConfig } from "./cli-args.ts";
-import { CONTROL_PREFIX } from "./control/routes.ts";
+import { CONTROL_PREFIX } from "./routes/control.ts";
 import { loadSeedFile } from "./seed/load.ts";
 import { seedFor } from "./seed/seed-for.ts";
 import { startPlatformEmulator, type RunningEmulator } from "./server.ts";
@@ -39,6 +39,9 @@ async function main(): Promise<void> {
     ...(config.quotaRetryAfter !== undefined
       ? { quotaRetryAfterSeconds: config.quotaRetryAfter }
       : {}),
+    ...(config.timestampClock !== undefined
+      ? { webhook: { timestampClock: config.timestampClock } }
+      : {}),
     dataDir: config.dataDir,
     stateFile: config.stateFile,
   });
@@ -60,7 +63,8 @@ function banner(running: RunningEmulator, config: CliConfig): string {
     `  state     ${config.stateFile ?? config.dataDir ?? "in memory only (--data-dir keeps it across restarts)"}`,
     `  profile ${config.profile}, speed ${config.speed}, clock scale ${config.scale}×, auto-approve ${config.autoApprove ? "on" : "off"}, ` +
       `refresh rotation ${config.rotation}, query reading ${config.queryReading}, ` +
-      `Basic auth ${config.basicAuthEncoding}, quota 429 Retry-After ${config.quotaRetryAfter === undefined ? "none" : `${config.quotaRetryAfter} s`}`,
+      `Basic auth ${config.basicAuthEncoding}, quota 429 Retry-After ${config.quotaRetryAfter === undefined ? "none" : `${config.quotaRetryAfter} s`}, ` +
+      `X-Sign-Timestamp on the ${running.emulator.options.timestampClock} clock`,
     "",
     "applications:",
     ...s.applications.map(

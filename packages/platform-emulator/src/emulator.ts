@@ -1,34 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { join, resolve } from "node:path";
-import { Hono } from "hono";
-import { createFileLinks } from "./audio/links.ts";
-import { fileRoutes } from "./audio/routes.ts";
-import { createClock, type ClockSource, type EmulatorClock } from "./clock/clock.ts";
-import type { EmulatorContext } from "./context.ts";
-import { createControl, type EmulatorControl } from "./control/control.ts";
-import { createFaultState } from "./control/faults.ts";
-import { controlRoutes } from "./control/routes.ts";
-import { authorizeRoutes } from "./oauth/authorize.ts";
-import { createGrantService } from "./oauth/grants.ts";
-import { tokenRoutes } from "./oauth/token.ts";
-import { createProxyTokenService } from "./open/proxy-token.ts";
-import { openRoutes } from "./open/routes.ts";
-import { resolveOptions, type PlatformEmulatorOptions, type ResolvedOptions } from "./options.ts";
-import { observedClock } from "./persist/observed-clock.ts";
-import { loadSavedState, saveState, type SavedState } from "./persist/saved-state.ts";
-import {
-  createSaver,
-  NO_SAVER,
-  readStateFile,
-  STATE_FILE_NAME,
-  writeStateFile,
-  type Saver,
-} from "./persist/state-file.ts";
-import { EmulatorState } from "./state/store.ts";
-import { createTaskEngine } from "./tasks/engine.ts";
-import { taskRoutes } from "./tasks/routes.ts";
-import { createTracker } from "./util/tracker.ts";
-import { createWebhookEngine } from "./webhooks/engine.ts";
+import type { Hono } from "hono";
+import { createContext } from "./context.ts";
+import { createControl } from "./control/control.ts";
+import type { EmulatorControl } from "./control/handle.ts";
+import type { PlatformEmulatorOptions, ResolvedOptions } from "./options.ts";
+import { createApps } from "./routes/apps.ts";
 
 export interface PlatformEmulator {
   /** Every route on one app: `{base_url}` routes, `{api_url}` routes and the control plane. */
@@ -57,105 +32,7 @@ export interface PlatformEmulator {
  * ```
  */
 export function createPlatformEmulator(input: PlatformEmulatorOptions = {}): PlatformEmulator {
-  const options = resolveOptions(input);
-  const stateFile = statePath(input);
-  const saved = stateFile ? readStateFile(stateFile) : undefined;
-  const saver: { current: Saver } = { current: NO_SAVER };
-  const changed = () => {
-    saver.current.changed();
-  };
-  const baseClock = makeClock(input, saved);
-  const clock = stateFile ? observedClock(baseClock, changed) : baseClock;
-  const key = input.proxyTokenKey
-    ? new TextEncoder().encode(input.proxyTokenKey)
-    : saved
-      ? new Uint8Array(Buffer.from(saved.key, "base64"))
-      : randomBytes(32);
-  const state = new EmulatorState(options.seed);
-  if (saved) loadSavedState(state, saved, options.seed);
-  const tracker = createTracker();
-  const faults = createFaultState();
-  const grants = createGrantService(state, clock, options);
-  const proxy = createProxyTokenService(state, clock, options, grants, key);
-  const webhooks = createWebhookEngine({ state, clock, options, faults, tracker, changed });
-  const links = createFileLinks(options, key);
-  const tasks = createTaskEngine(state, clock, options, webhooks, links);
-  if (saved) {
-    tasks.restore(saved.randomDraws);
-    webhooks.restore(saved.deliveries);
-  }
-  if (stateFile) {
-    const write = () => {
-      writeStateFile(stateFile, saveState({ state, clock, tasks, webhooks, key }));
-    };
-    saver.current = createSaver(write, SAVE_DELAY_MS);
-    if (!saved) write();
-  }
-  const ctx: EmulatorContext = {
-    options,
-    state,
-    clock,
-    tracker,
-    faults,
-    grants,
-    proxy,
-    tasks,
-    links,
-    webhooks,
-    persistence: saver.current,
-  };
+  const ctx = createContext(input);
   const control = createControl(ctx);
-
-  const baseParts = () => [
-    authorizeRoutes(ctx),
-    tokenRoutes(ctx),
-    openRoutes(ctx),
-    fileRoutes(ctx),
-    controlRoutes(ctx, control),
-  ];
-  const baseApp = mount(baseParts(), changed);
-  const apiApp = mount([taskRoutes(ctx)], changed);
-  const app = mount([...baseParts(), taskRoutes(ctx)], changed);
-  return { app, baseApp, apiApp, control, options };
-}
-
-/** Wall ms between a change and its save (changes in between share the write). */
-const SAVE_DELAY_MS = 250;
-
-function statePath(input: PlatformEmulatorOptions): string | undefined {
-  if (input.stateFile) return resolve(input.stateFile);
-  return input.dataDir ? join(resolve(input.dataDir), STATE_FILE_NAME) : undefined;
-}
-
-function makeClock(input: PlatformEmulatorOptions, saved: SavedState | undefined): EmulatorClock {
-  const clock = input.clock ?? "real";
-  const scale = input.clockScale ?? 1;
-  // A restored clock goes on from its saved time; a real one also by the time it was stopped.
-  const start =
-    saved && clock === "manual"
-      ? saved.clockNow
-      : saved && clock === "real"
-        ? saved.clockNow + (Date.now() - saved.savedAt) * scale
-        : undefined;
-  if (clock === "real" || clock === "manual") return createClock({ mode: clock, scale, start });
-  if (isEmulatorClock(clock)) return clock;
-  return createClock({ mode: "source", source: clock, scale });
-}
-
-function isEmulatorClock(clock: ClockSource | EmulatorClock): clock is EmulatorClock {
-  return "setTimer" in clock && "advance" in clock;
-}
-
-function mount(parts: readonly Hono[], changed: () => void): Hono {
-  const app = new Hono();
-  // Reads change nothing, except the authorize page (a consent request, or a code).
-  app.use("*", async function noteChanges(c, next) {
-    await next();
-    if (!["GET", "HEAD"].includes(c.req.method) || c.req.path === "/oauth/authorize") changed();
-  });
-  for (const part of parts) app.route("/", part);
-  app.notFound((c) =>
-    c.json({ error: "not_found", message: `no route ${c.req.method} ${c.req.path}` }, 404),
-  );
-  return app;
+  return { ...createApps(ctx, control), control, options: ctx.options };
 }

@@ -1,9 +1,11 @@
 import { AUDIO_FORMATS, type AudioFormat, type AudioFormatName } from "./audio/format.ts";
-import type { ClockSource, EmulatorClock } from "./clock/clock.ts";
+import { isEmulatorClock, type ClockSource, type EmulatorClock } from "./clock/clock.ts";
 import { PROFILE_DEFAULTS, PROFILES, type ProfileName, type ResponseShape } from "./profile.ts";
 import { DEFAULT_SEED } from "./seed/default-seed.ts";
-import { MAX_DURATION_SECONDS } from "./tasks/params.ts";
 import { parseSeed, type EmulatorSeed, type EmulatorSeedInput } from "./seed/schema.ts";
+
+/** The longest `duration` a submit takes, in seconds; also the default cap on audio length. */
+export const MAX_DURATION_SECONDS = 600;
 
 /** A fixed duration or an inclusive `[min, max]` range drawn from the seeded PRNG. */
 export type DurationRange = number | readonly [number, number];
@@ -95,7 +97,11 @@ export interface PlatformEmulatorOptions {
     timeoutMs?: number;
     /** Automatic retry delays on the emulator clock (spec 8). */
     retryDelaysMs?: readonly number[];
-    /** Clock for X-Sign-Timestamp: the emulator's (default) or the wall clock. */
+    /**
+     * Clock for X-Sign-Timestamp. Default `wall` when the emulator's clock runs on wall time
+     * (`clock: "real"`, at any scale), since receivers check the timestamp against their own wall
+     * clock; `emulator` when a test drives the time (`manual`, an injected source).
+     */
     timestampClock?: "emulator" | "wall";
   };
   /** HS256 key for proxy tokens; default: random per emulator (tokens die with it). */
@@ -178,10 +184,26 @@ export function resolveOptions(options: PlatformEmulatorOptions): ResolvedOption
     audioFormat: AUDIO_FORMATS[options.audioFormat ?? defaults.audioFormat],
     webhookTimeoutMs: options.webhook?.timeoutMs ?? 10_000,
     retryDelaysMs: options.webhook?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-    timestampClock: options.webhook?.timestampClock ?? "emulator",
+    timestampClock: options.webhook?.timestampClock ?? defaultTimestampClock(options.clock),
     hangMs: options.hangMs ?? 300_000,
     quotaRetryAfterSeconds: retryAfterSeconds(options.quotaRetryAfterSeconds),
   };
+}
+
+/**
+ * A receiver checks X-Sign-Timestamp against its own wall clock (spec 4.9's window), as the live
+ * platform signs with its wall time. A `real` clock may run ahead of the wall (a scale above 1,
+ * an `advance`, a restart after a scaled run), so it signs with the wall clock. A clock that a
+ * test drives signs with its own time, which the test can give its receiver.
+ */
+function defaultTimestampClock(clock: PlatformEmulatorOptions["clock"]): "emulator" | "wall" {
+  const mode =
+    clock === undefined || typeof clock === "string"
+      ? (clock ?? "real")
+      : isEmulatorClock(clock)
+        ? clock.mode
+        : "source";
+  return mode === "real" ? "wall" : "emulator";
 }
 
 /** `Retry-After` is delta-seconds: a non-negative integer (RFC 9110 10.2.3). */

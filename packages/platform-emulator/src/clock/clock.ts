@@ -4,6 +4,8 @@
  * and a demo can run the spec's 1–10 minute tasks in seconds (real mode with a scale).
  */
 
+import { createTimerQueue, type Timer } from "./timer-queue.ts";
+
 /** Anything that tells the time in epoch milliseconds. */
 export interface ClockSource {
   now(): number;
@@ -44,12 +46,6 @@ export interface ClockOptions {
   onError?: (error: unknown) => void;
 }
 
-interface Timer {
-  id: TimerId;
-  due: number;
-  fn: () => void;
-}
-
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export function createClock(options: ClockOptions): EmulatorClock {
@@ -61,8 +57,7 @@ export function createClock(options: ClockOptions): EmulatorClock {
   let anchorEmu = options.start ?? Date.now();
   let anchorWall = Date.now();
   let offset = 0;
-  let nextId = 1;
-  let timers: Timer[] = [];
+  const timers = createTimerQueue();
   let handle: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   const onError =
@@ -86,22 +81,15 @@ export function createClock(options: ClockOptions): EmulatorClock {
     }
   }
 
-  function takeDue(limit: number): Timer | undefined {
-    const first = timers[0];
-    if (!first || first.due > limit) return undefined;
-    timers.shift();
-    return first;
-  }
-
   function tick(): void {
-    for (let t = takeDue(now()); t; t = takeDue(now())) run(t);
+    for (let t = timers.takeDue(now()); t; t = timers.takeDue(now())) run(t);
     arm();
   }
 
   function arm(): void {
     if (handle) clearTimeout(handle);
     handle = undefined;
-    const first = timers[0];
+    const first = timers.first();
     if (mode !== "real" || closed || !first) return;
     const wait = Math.min(MAX_TIMEOUT_MS, Math.max(0, (first.due - now()) / scale));
     handle = setTimeout(tick, Math.ceil(wait));
@@ -121,16 +109,12 @@ export function createClock(options: ClockOptions): EmulatorClock {
       arm();
     },
     setTimer(delayMs, fn) {
-      const timer = { id: nextId++, due: now() + Math.max(0, delayMs), fn };
-      // Stable order: after every timer due at the same instant or earlier.
-      const at = timers.findIndex((t) => t.due > timer.due);
-      if (at === -1) timers.push(timer);
-      else timers.splice(at, 0, timer);
+      const id = timers.add(now() + Math.max(0, delayMs), fn);
       arm();
-      return timer.id;
+      return id;
     },
     clearTimer(id) {
-      timers = timers.filter((t) => t.id !== id);
+      timers.remove(id);
       arm();
     },
     async advance(ms, between) {
@@ -138,7 +122,7 @@ export function createClock(options: ClockOptions): EmulatorClock {
       for (;;) {
         // Settle first: finished work may schedule a timer (a retry) inside this window.
         if (between) await between();
-        const t = takeDue(target);
+        const t = timers.takeDue(target);
         if (!t) break;
         offset += Math.max(0, t.due - now());
         run(t);
@@ -147,9 +131,9 @@ export function createClock(options: ClockOptions): EmulatorClock {
       arm();
     },
     tick,
-    pendingTimers: () => timers.length,
+    pendingTimers: () => timers.size,
     clearAll() {
-      timers = [];
+      timers.clear();
       arm();
     },
     close() {
@@ -157,6 +141,11 @@ export function createClock(options: ClockOptions): EmulatorClock {
       arm();
     },
   };
+}
+
+/** An `EmulatorClock` (used as it is) rather than a bare time source (wrapped in one). */
+export function isEmulatorClock(clock: ClockSource | EmulatorClock): clock is EmulatorClock {
+  return "setTimer" in clock && "advance" in clock;
 }
 
 function positive(scale: number): number {

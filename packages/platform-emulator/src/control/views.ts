@@ -1,12 +1,14 @@
-import type { EmulatorContext } from "../context.ts";
+import type { EmulatorClock } from "../clock/clock.ts";
+import type { ResolvedOptions } from "../options.ts";
+import type { EmulatorState } from "../state/store.ts";
+import { recordView } from "../state/task-views.ts";
 import type { BearerRecord, TaskRecord } from "../state/types.ts";
-import { recordView } from "../tasks/views.ts";
 import type { DeliveryRecord } from "../webhooks/types.ts";
 
 /** A task as the control plane shows it: the record endpoint's view plus the emulator's notes. */
-export function controlTaskView(ctx: EmulatorContext, t: TaskRecord) {
+export function controlTaskView(options: ResolvedOptions, t: TaskRecord) {
   return {
-    ...recordView(ctx.options, t),
+    ...recordView(options, t),
     namespace: t.namespace,
     access_token_id: t.consoleTokenId,
     webhook_url: t.webhookUrl ?? null,
@@ -22,8 +24,7 @@ export function deliveryView(r: DeliveryRecord) {
 export type DeliveryView = ReturnType<typeof deliveryView>;
 
 /** Console resources (spec 2.1, 2.3, 2.4, 2.8), raw values included: this is the local console. */
-export function consoleSnapshot(ctx: EmulatorContext) {
-  const { state } = ctx;
+export function consoleSnapshot(state: EmulatorState, clock: EmulatorClock) {
   const login = (id: number) => state.users.get(id)?.login ?? String(id);
   return {
     users: [...state.users.values()],
@@ -53,7 +54,7 @@ export function consoleSnapshot(ctx: EmulatorContext) {
       ...[...state.accessTokens.values()].map((t) => bearerView("access_token", t)),
       ...[...state.refreshTokens.values()].map((t) => bearerView("refresh_token", t)),
     ],
-    clock: { now: ctx.clock.now(), scale: ctx.clock.scale, mode: ctx.clock.mode },
+    clock: { now: clock.now(), scale: clock.scale, mode: clock.mode },
   };
 }
 

@@ -1,16 +1,12 @@
-import type { FileLinks } from "../audio/links.ts";
 import type { EmulatorClock } from "../clock/clock.ts";
 import type { DurationRange, ResolvedOptions } from "../options.ts";
 import type { EmulatorState } from "../state/store.ts";
-import type {
-  ConsoleTokenRecord,
-  ParamValue,
-  TaskRecord,
-  TaskStatusValue,
-} from "../state/types.ts";
+import type { ConsoleTokenRecord, ParamValue, TaskRecord } from "../state/types.ts";
 import { randomId, randomUpperAlnum, seededRandom } from "../util/random.ts";
 import type { WebhookEngine } from "../webhooks/engine.ts";
-import { applyFailure, applySuccess, pendingUsage, priceOf, requestedSeconds } from "./outcome.ts";
+import type { FileLinks } from "./file-links.ts";
+import { createLifecycle } from "./lifecycle.ts";
+import { pendingUsage, priceOf, requestedSeconds } from "./outcome.ts";
 
 export type SubmitOutcome =
   { ok: true; task: TaskRecord } | { ok: false; quota: number; active: number };
@@ -48,6 +44,7 @@ export function createTaskEngine(
   webhooks: WebhookEngine,
   links: FileLinks,
 ): TaskEngine {
+  const lifecycle = createLifecycle(state, clock, options, webhooks, links);
   let prng = seededRandom(options.timing.seed);
   let drawn = 0;
   const random = () => {
@@ -60,50 +57,6 @@ export function createTaskEngine(
   };
   const newTaskId = () =>
     options.shape.taskIds === "live" ? randomUpperAlnum(32) : randomId("task_", 16);
-
-  const move = (task: TaskRecord, status: TaskStatusValue) => {
-    task.status = status;
-    webhooks.onTaskChange(task);
-  };
-
-  // Transitions are stamped with their planned times (the same as the clock's in a normal run),
-  // so a task whose deadline passed while the emulator was stopped keeps its own timeline.
-  const startsAt = (task: TaskRecord) => task.createdAt + task.plan.waitingMs;
-  const endsAt = (task: TaskRecord) => (task.startedAt ?? startsAt(task)) + task.plan.runningMs;
-  const at = (due: number, fn: () => void) => clock.setTimer(due - clock.now(), fn);
-
-  const start = (task: TaskRecord) => {
-    task.startedAt = startsAt(task);
-    task.timer = at(endsAt(task), () => {
-      finish(task);
-    });
-    move(task, "in_progress");
-  };
-
-  const finish = (task: TaskRecord) => {
-    task.completedAt = endsAt(task);
-    task.timer = undefined;
-    if (task.plan.fails) {
-      applyFailure(options, task);
-      move(task, "failure");
-      return;
-    }
-    const requested = requestedSeconds(options, task);
-    const seconds = Math.max(1, Math.min(requested, options.maxAudioSeconds));
-    const file = {
-      id: randomId("", 24),
-      taskId: task.id,
-      prompt: String(task.parameters.prompt ?? ""),
-      seconds,
-      ...options.audioFormat,
-      issuedAt: task.completedAt,
-      expiresAt: task.completedAt + options.fileTtlMs,
-    };
-    state.files.set(file.id, file);
-    applySuccess(options, task, links.url(file), { requested, seconds });
-    task.linkBase = options.baseUrl;
-    move(task, "success");
-  };
 
   return {
     submit({ token, parameters, webhookUrl }) {
@@ -131,9 +84,7 @@ export function createTaskEngine(
       };
       if (options.shape.pricing) task.price = priceOf(requestedSeconds(options, task));
       state.tasks.set(task.id, task);
-      task.timer = at(startsAt(task), () => {
-        start(task);
-      });
+      lifecycle.arm(task);
       webhooks.onTaskChange(task);
       return { ok: true, task };
     },
@@ -142,7 +93,7 @@ export function createTaskEngine(
       if (task.timer !== undefined) clock.clearTimer(task.timer);
       task.timer = undefined;
       task.completedAt = clock.now();
-      move(task, "cancelled");
+      lifecycle.move(task, "cancelled");
       return true;
     },
     find(id, namespace) {
@@ -158,16 +109,7 @@ export function createTaskEngine(
     restore(draws) {
       prng = seededRandom(options.timing.seed);
       for (drawn = 0; drawn < draws; drawn++) prng();
-      for (const task of state.tasks.values()) {
-        if (task.status === "waiting")
-          task.timer = at(startsAt(task), () => {
-            start(task);
-          });
-        else if (task.status === "in_progress")
-          task.timer = at(endsAt(task), () => {
-            finish(task);
-          });
-      }
+      for (const task of state.tasks.values()) lifecycle.arm(task);
     },
   };
 }

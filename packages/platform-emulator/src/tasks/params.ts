@@ -1,3 +1,4 @@
+import { MAX_DURATION_SECONDS } from "../options.ts";
 import type { ParamValue } from "../state/types.ts";
 
 type Kind = "string" | "number" | "integer" | "boolean";
@@ -25,7 +26,6 @@ export const MUSIC_FIELD_KINDS: Record<string, Kind> = {
   use_erg_diffusion: "boolean",
 };
 
-export const MAX_DURATION_SECONDS = 600;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 export type ParseResult =

@@ -52,11 +52,42 @@ describe("webhook signature (spec 4.8, 4.9), checked with an independent HMAC", 
     expect(signedOver(d, "")).toBe(true);
   });
 
-  it("the X-Sign-Timestamp is the emulator clock's time", async () => {
+  it("the X-Sign-Timestamp is the emulator clock's time when a test drives the clock (manual)", async () => {
     const { emu, deliveries } = webhookEmulator();
     await submitId(emu, undefined, { webhook: HOOK });
     await emu.control.settle();
     expect(deliveries[0]?.headers.get("X-Sign-Timestamp")).toBe(String(emu.control.clock.now()));
+  });
+
+  it("the X-Sign-Timestamp is the wall clock's time by default on a real clock that runs ahead of it", async () => {
+    const { emu, deliveries } = webhookEmulator({ clock: "real", clockScale: 60 });
+    try {
+      await emu.control.clock.advance(3_600_000);
+      const before = Date.now();
+      await submitId(emu, undefined, { webhook: HOOK });
+      await emu.control.settle();
+      const ts = Number(deliveries[0]?.headers.get("X-Sign-Timestamp"));
+      expect(ts).toBeGreaterThanOrEqual(before);
+      expect(ts).toBeLessThanOrEqual(Date.now());
+    } finally {
+      emu.control.close();
+    }
+  });
+
+  it('webhook.timestampClock: "emulator" signs with the emulator clock on a real clock too', async () => {
+    const { emu, deliveries } = webhookEmulator({
+      clock: "real",
+      webhook: { timestampClock: "emulator" },
+    });
+    try {
+      await emu.control.clock.advance(3_600_000);
+      await submitId(emu, undefined, { webhook: HOOK });
+      await emu.control.settle();
+      const ts = Number(deliveries[0]?.headers.get("X-Sign-Timestamp"));
+      expect(ts).toBeGreaterThanOrEqual(Date.now() + 3_500_000);
+    } finally {
+      emu.control.close();
+    }
   });
 
   it("4.9 rule 1: keeps duplicate parameters", async () => {

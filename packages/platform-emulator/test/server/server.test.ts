@@ -1,7 +1,6 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { startPlatformEmulator } from "../../src/server.ts";
+import { startCli } from "../helpers/cli.ts";
 
 const auth = { Authorization: "Bearer emu-demo-studio-paid-0001" };
 
@@ -59,37 +58,26 @@ describe("startPlatformEmulator and the CLI", () => {
   });
 
   it("the CLI starts and prints its URLs and seeded credentials", async () => {
-    // The source through tsx, core's too (a stale dist cannot hide a change); the packed bin is
-    // checked by test/pack/pack.test.ts.
-    const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
-    const source = "--conditions=@overture/source";
-    const child = spawn(process.execPath, [source, "--import", "tsx", cli, "--port", "0"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const cli = await startCli(["--port", "0"]);
     try {
-      const banner = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes("access tokens"))
-            setImmediate(() => {
-              resolve(out);
-            });
-        });
-        child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-        child.once("exit", (code) => {
-          reject(new Error(`exited ${String(code)}: ${out}`));
-        });
-      });
-      expect(banner).toMatch(/base_url\s+http:\/\/127\.0\.0\.1:\d+/);
-      expect(banner).toContain(
+      expect(cli.banner).toMatch(/base_url\s+http:\/\/127\.0\.0\.1:\d+/);
+      expect(cli.banner).toContain(
         "client_id=overture-local client_secret=overture-local-secret-change-me",
       );
-      expect(banner).toContain("emu-demo-studio-paid-0001");
-      const url = /base_url\s+(\S+)/.exec(banner)?.[1] ?? "";
-      expect((await fetch(`${url}/__emulator/state`)).status).toBe(200);
+      expect(cli.banner).toContain("emu-demo-studio-paid-0001");
+      expect((await fetch(`${cli.url}/__emulator/state`)).status).toBe(200);
+      expect(cli.banner).toContain("X-Sign-Timestamp on the wall clock");
     } finally {
-      child.kill("SIGTERM");
+      cli.stop();
+    }
+  });
+
+  it("the CLI's --timestamp-clock emulator sets the option (the banner names the clock it signs with)", async () => {
+    const cli = await startCli(["--port", "0", "--timestamp-clock", "emulator"]);
+    try {
+      expect(cli.banner).toContain("X-Sign-Timestamp on the emulator clock");
+    } finally {
+      cli.stop();
     }
   });
 });

@@ -2,30 +2,12 @@ import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.ts";
+import { ControlError, type EmulatorControl } from "../control/handle.ts";
 import { consolePage } from "../pages/console-page.ts";
 import { pageHeaders } from "../pages/layout.ts";
-import { ControlError, type EmulatorControl } from "./control.ts";
+import { clockRoutes, faultRoutes } from "./control-drive.ts";
 
 export const CONTROL_PREFIX = "/__emulator";
-
-const faultsBody = z.object({
-  taskRequests: z
-    .object({
-      count: z.number().int().min(0),
-      mode: z.enum(["5xx", "hang"]).default("5xx"),
-      status: z.number().int().min(500).max(599).optional(),
-    })
-    .optional(),
-  lostSubmitAnswers: z.number().int().min(0).optional(),
-  webhooks: z
-    .object({
-      drop: z.union([z.boolean(), z.number().int().min(0)]).optional(),
-      duplicate: z.union([z.boolean(), z.number().int().min(0)]).optional(),
-      delayMs: z.number().min(0).optional(),
-      reorder: z.boolean().optional(),
-    })
-    .optional(),
-});
 
 /**
  * The control plane: a JSON API plus an HTML console under /__emulator/. It is for local use
@@ -71,6 +53,18 @@ export function controlRoutes(ctx: EmulatorContext, control: EmulatorControl): H
     return c.json({ ok: true });
   });
 
+  consoleEditRoutes(app, control);
+  recordRoutes(app, control);
+  clockRoutes(app, control);
+  faultRoutes(app, control);
+
+  const outer = new Hono();
+  outer.route(CONTROL_PREFIX, app);
+  return outer;
+}
+
+/** The console's edits: webhook secrets, quotas, applications, authorizations. */
+function consoleEditRoutes(app: Hono, control: EmulatorControl): void {
   app.post("/accounts/:namespace/webhook-secret/reset", (c) =>
     c.json({ secret: control.resetWebhookSecret(c.req.param("namespace")) }),
   );
@@ -108,7 +102,10 @@ export function controlRoutes(ctx: EmulatorContext, control: EmulatorControl): H
     const input = { clientId: body.client_id, userId: body.user_id, login: body.login };
     return c.json({ revoked: control.revokeAuthorization(input) });
   });
+}
 
+/** Tasks and deliveries as the control plane shows them; a manual retry. */
+function recordRoutes(app: Hono, control: EmulatorControl): void {
   app.get("/tasks", (c) =>
     c.json(
       control.listTasks({ namespace: c.req.query("namespace"), status: c.req.query("status") }),
@@ -122,49 +119,6 @@ export function controlRoutes(ctx: EmulatorContext, control: EmulatorControl): H
   app.post("/deliveries/:id/retry", async (c) =>
     c.json(await control.retryDelivery(c.req.param("id"))),
   );
-
-  app.get("/clock", (c) =>
-    c.json({ now: control.clock.now(), scale: control.clock.scale, mode: control.clock.mode }),
-  );
-  app.post("/clock/advance", async (c) => {
-    const { ms } = z.object({ ms: z.number().min(0) }).parse(await c.req.json());
-    await control.clock.advance(ms);
-    return c.json({ now: control.clock.now() });
-  });
-  app.post("/clock/scale", async (c) => {
-    const { scale } = z.object({ scale: z.number().positive() }).parse(await c.req.json());
-    control.clock.setScale(scale);
-    return c.json({ scale: control.clock.scale });
-  });
-  app.post("/settle", async (c) => {
-    await control.tick();
-    return c.json({ ok: true });
-  });
-
-  app.get("/faults", (c) => c.json(control.faults.get()));
-  app.post("/faults", async (c) => {
-    const body = faultsBody.parse(await c.req.json());
-    if (body.taskRequests) {
-      const { count, mode, status } = body.taskRequests;
-      control.faults.failNextTaskRequests(count, mode, status);
-    }
-    if (body.lostSubmitAnswers !== undefined)
-      control.faults.loseNextSubmitAnswers(body.lostSubmitAnswers);
-    if (body.webhooks) control.faults.webhooks = body.webhooks;
-    return c.json(control.faults.get());
-  });
-  app.post("/faults/release-hangs", (c) => {
-    control.faults.releaseHangs();
-    return c.json({ ok: true });
-  });
-  app.delete("/faults", (c) => {
-    control.faults.clear();
-    return c.json(control.faults.get());
-  });
-
-  const outer = new Hono();
-  outer.route(CONTROL_PREFIX, app);
-  return outer;
 }
 
 function found(

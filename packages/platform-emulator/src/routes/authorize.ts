@@ -1,14 +1,14 @@
 import { Hono, type Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { EmulatorContext } from "../context.ts";
+import { createConsentRequest, signedInUser, takeConsentRequest } from "../oauth/consent-store.ts";
+import { withParams } from "../oauth/redirect.ts";
+import { parseScope, unknownScopes } from "../oauth/scopes.ts";
 import { consentPage } from "../pages/consent-page.ts";
-import { errorPage } from "../pages/error-page.ts";
 import { pageHeaders } from "../pages/layout.ts";
 import type { AppRecord, UserRecord } from "../state/types.ts";
 import { randomId } from "../util/random.ts";
-import { createConsentRequest, signedInUser, takeConsentRequest } from "./consent-store.ts";
-import { withParams } from "./redirect.ts";
-import { parseScope, unknownScopes } from "./scopes.ts";
+import { expired, redirectMismatch, showError } from "./authorize-refusals.ts";
 
 const BROWSER_COOKIE = "emu_browser";
 const USER_COOKIE = "emu_user";
@@ -44,7 +44,7 @@ export function authorizeRoutes(ctx: EmulatorContext): Hono {
     const unknown = unknownScopes(scope);
     if (unknown.length > 0) return back("invalid_scope", `unknown scope: ${unknown.join(" ")}`);
 
-    const user = signedInUser(ctx, getCookie(c, USER_COOKIE));
+    const user = signedInUser(ctx.state, getCookie(c, USER_COOKIE));
     if (ctx.options.autoApprove)
       return c.redirect(approve(ctx, client, user, scope, redirectUri, state), 302);
     const browserKey = getCookie(c, BROWSER_COOKIE) ?? randomId("b_", 16);
@@ -135,58 +135,6 @@ function sameOrigin(c: Context, baseUrl: string): boolean {
   const origin = c.req.header("Origin");
   if (origin === undefined) return true;
   return origin === new URL(c.req.url).origin || origin === new URL(baseUrl).origin;
-}
-
-/**
- * Names both addresses so whoever runs the application sees what to fix: a backend on another
- * port than the one registered is the common case. A caller that asks for JSON (not a browser)
- * gets the same facts as an RFC 6749-style error body.
- */
-function redirectMismatch(c: Context, client: AppRecord, requested: string | undefined): Response {
-  const asked = requested ?? "(no redirect_uri)";
-  const description =
-    `redirect_uri ${asked} is not the one registered for ${client.name} ` +
-    `(${client.redirect_uri}); they must be equal (spec 2.1)`;
-  const accept = c.req.header("Accept") ?? "";
-  if (/application\/json/i.test(accept) && !/text\/html/i.test(accept))
-    return c.json(
-      {
-        error: "invalid_request",
-        error_description: description,
-        redirect_uri: requested ?? null,
-        registered_redirect_uri: client.redirect_uri,
-      },
-      400,
-    );
-  return showError(
-    c,
-    "Redirect address not registered",
-    `${client.name} asked to come back to an address that is not the one registered for it, ` +
-      "so the platform will not send you there. Register the address the application uses " +
-      "(platform console → applications), or run the application's backend at the registered " +
-      "address (its public URL and port).",
-    [
-      ["Address in this request", asked],
-      ["Address registered for the application", client.redirect_uri],
-    ],
-  );
-}
-
-function showError(
-  c: Context,
-  title: string,
-  message: string,
-  detail?: Parameters<typeof errorPage>[2],
-): Response {
-  return c.body(errorPage(title, message, detail), 400, pageHeaders());
-}
-
-function expired(c: Context): Response {
-  return showError(
-    c,
-    "Authorization request expired",
-    "This authorization request was already answered, has expired, or came from another browser.",
-  );
 }
 
 function cookieOptions(ctx: EmulatorContext) {

@@ -1,5 +1,5 @@
 import type { ResolvedOptions } from "../options.ts";
-import type { TaskRecord } from "../state/types.ts";
+import type { TaskRecord } from "./types.ts";
 
 export function taskUrls(options: ResolvedOptions, id: string) {
   const get = `${options.apiUrl}/api/v1/task/${encodeURIComponent(id)}`;

@@ -3,7 +3,7 @@ import type { EmulatorClock } from "../clock/clock.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { EmulatorState } from "../state/store.ts";
 import type { ConsoleTokenRecord, GrantRecord } from "../state/types.ts";
-import type { GrantService } from "../oauth/grants.ts";
+import type { GrantService } from "./grants.ts";
 
 /**
  * Proxy access tokens (spec 2.5, 3.2 rule 2): HS256 JWTs naming the console token and the grant

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
+import { wavSize } from "../audio/format.ts";
+import { synthesizePhrase } from "../audio/melody.ts";
+import { parseRange } from "../audio/range.ts";
+import { wavChunks, type Track } from "../audio/wav.ts";
 import type { EmulatorContext } from "../context.ts";
 import type { FileRecord } from "../state/types.ts";
 import { jsonError } from "../util/http.ts";
-import { wavSize } from "./format.ts";
-import { synthesizePhrase } from "./melody.ts";
-import { parseRange } from "./range.ts";
-import { wavChunks, type Track } from "./wav.ts";
 
 /** Phrases kept for the next downloads (each 7–12 s of samples, at most ~1.2 MB). */
 const PHRASE_CACHE = 8;

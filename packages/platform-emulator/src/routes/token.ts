@@ -1,10 +1,10 @@
 import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { EmulatorContext } from "../context.ts";
+import { authenticateClient } from "../oauth/client-auth.ts";
+import type { TokenPair } from "../oauth/grants.ts";
+import { parseScope } from "../oauth/scopes.ts";
 import type { AppRecord } from "../state/types.ts";
-import { authenticateClient } from "./client-auth.ts";
-import type { TokenPair } from "./grants.ts";
-import { parseScope } from "./scopes.ts";
 
 type Outcome = { ok: true; body: TokenPair } | { ok: false; error: string; description: string };
 

@@ -1,8 +1,8 @@
 import { Hono, type Context } from "hono";
 import type { EmulatorContext } from "../context.ts";
 import type { GrantRecord, UserRecord } from "../state/types.ts";
-import { bearerToken, jsonError, UNAUTHORIZED_HEADERS } from "../util/http.ts";
 import { checked } from "../util/checked.ts";
+import { bearerToken, jsonError, UNAUTHORIZED_HEADERS } from "../util/http.ts";
 
 interface Auth {
   grant: GrantRecord;
