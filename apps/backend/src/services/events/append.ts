@@ -50,8 +50,8 @@ function appendText(announce: boolean): string {
     : `select max(id)::text as last_id from inserted`;
   // One round trip: the lock is an InitPlan behind a one-time filter, so it is taken before the
   // first row reaches the INSERT, i.e. before any id is drawn (EXPLAIN: "One-Time Filter").
-  // Every appender waits for this section, so the separate lock statement this saves (~0.5 ms
-  // median per statement on the bench machine's Postgres, `pnpm bench` item 1) is saved for all.
+  // Every appender waits for this section, so the separate lock statement this saves is saved for
+  // all of them (BENCHMARKS.md, intake notes).
   // jsonb: each payload is parsed once.
   return `
     with inserted as (

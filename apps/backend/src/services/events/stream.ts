@@ -24,7 +24,7 @@ export type ReplayPage = (
 
 /**
  * One connected live-event stream: its frames until a transport claims it, its replay, its
- * position and its lifetime. Kept small (a benchmark holds 10,000): plain fields, methods shared.
+ * position and its lifetime. Kept small (an instance holds thousands): plain fields, methods shared.
  */
 export class Stream implements LiveStream {
   /** Null until a transport claims the stream; frames wait in `unclaimed` meanwhile. */
