@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { taskArchiveSchema } from "./archive.ts";
 import { isoTime } from "./common.ts";
+import { eventIdSchema } from "./event-id.ts";
 import { TASK_STATES } from "./task-states.ts";
 
 const jsonObject = z.record(z.string(), z.unknown());
@@ -73,9 +74,9 @@ export type TaskPage = z.infer<typeof taskPageSchema>;
 export const eventChangesSchema = z
   .object({
     tasks: z.array(taskSchema),
-    last_event_id: z
-      .string()
-      .openapi({ description: "Resume the event stream from here (`Last-Event-ID`)" }),
+    last_event_id: eventIdSchema.openapi({
+      description: "Resume the event stream from here (`Last-Event-ID`)",
+    }),
     more: z.boolean().openapi({ description: "Ask again with `after=last_event_id`" }),
   })
   .openapi("EventChanges");

@@ -140,7 +140,8 @@ export type TaskEventSource = (typeof TASK_EVENT_SOURCES)[number];
 export const taskEvents = pgTable(
   "task_events",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    // bigint, not number: ids pass 2^53, where a JavaScript number stops holding every integer.
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
     // No foreign keys (see webhookEvents): a user's tasks are deleted with the user, and their
     // events with them.
     userId: bigint("user_id", { mode: "number" }).notNull(),

@@ -8,14 +8,15 @@ import { liveEventsResponse } from "./live-response.ts";
 import { eventChanges, streamEvents } from "./events.routes.ts";
 import type { Task } from "../../schemas/task.ts";
 import { INVALID_REQUEST } from "../../schemas/error-codes.ts";
+import { parseEventId } from "../../schemas/event-id.ts";
 
-function lastEventId(header: string | undefined, query: string | undefined): number | undefined {
+function lastEventId(header: string | undefined, query: string | undefined): bigint | undefined {
   const raw = header ?? query;
   if (raw === undefined || raw === "") return undefined;
-  if (!/^\d{1,18}$/.test(raw)) {
+  const id = parseEventId(raw);
+  if (id === undefined)
     throw new ApiError(400, INVALID_REQUEST, "Last-Event-ID must be an event id this stream sent.");
-  }
-  return Number(raw);
+  return id;
 }
 
 /**
@@ -54,7 +55,7 @@ export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">
       return takeover.offer(liveEventsResponse(live), live);
     })
     .openapi({ ...eventChanges, middleware: requireSession(sessions) }, async (c) => {
-      const after = Number(c.req.valid("query").after);
+      const after = BigInt(c.req.valid("query").after); // checked by eventIdSchema
       const rows = await liveEvents.changes(c.get("session").userId, after);
       return c.json(
         {

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorBody } from "../../schemas/common.ts";
+import { EVENT_ID_PATTERN, eventIdSchema } from "../../schemas/event-id.ts";
 import { eventChangesSchema } from "../../schemas/task.ts";
 import { json, sessionErrors } from "../shared-schemas.ts";
 
@@ -17,12 +18,17 @@ export const streamEvents = createRoute({
     'streams than allowed (the oldest ends), the stream ends with `event: end` (`data: {"reason":"max_lifetime"}` or ' +
     '`{"reason":"too_many_streams"}`) and a `retry:`; reconnect with the last id seen.',
   request: {
-    headers: z.object({ "last-event-id": z.string().optional() }),
+    headers: z.object({
+      "last-event-id": z.string().optional().openapi({
+        description: "An event id the stream sent (`id:`); empty or absent: start fresh",
+        pattern: EVENT_ID_PATTERN.source,
+      }),
+    }),
     query: z.object({
       last_event_id: z
         .string()
         .optional()
-        .openapi({ description: "Same as the Last-Event-ID header" }),
+        .openapi({ description: "Same as the Last-Event-ID header", pattern: EVENT_ID_PATTERN.source }),
       replay: z
         .enum(["all", "latest"])
         .optional()
@@ -58,10 +64,9 @@ export const eventChanges = createRoute({
     "with `Last-Event-ID: last_event_id`; while `more` is true, ask again with `after=last_event_id`.",
   request: {
     query: z.object({
-      after: z
-        .string()
-        .regex(/^\d{1,18}$/)
-        .openapi({ description: "An event id the stream sent (its `Last-Event-ID`)" }),
+      after: eventIdSchema.openapi({
+        description: "An event id the stream sent (its `Last-Event-ID`)",
+      }),
     }),
   },
   responses: {

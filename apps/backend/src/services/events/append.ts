@@ -32,16 +32,16 @@ export async function appendTaskEvents(
   tx: Executor,
   events: readonly NewTaskEvent[],
   options: { announce?: boolean } = {},
-): Promise<number | undefined> {
+): Promise<bigint | undefined> {
   const statement = appendTaskEventsStatement(events, options.announce ?? true);
   if (!statement) return undefined;
   const [row] = await queryRows<{ last_id: string | null }>(tx, sql.raw(inlined(statement)));
   return lastIdOf(row);
 }
 
-/** The highest id from the statement's one row (none when nothing was appended). */
-export const lastIdOf = (row: { last_id?: unknown } | undefined): number | undefined =>
-  row?.last_id === null || row?.last_id === undefined ? undefined : Number(row.last_id);
+/** The highest id from the statement's one row, read as text (none when nothing was appended). */
+export const lastIdOf = (row: { last_id?: unknown } | undefined): bigint | undefined =>
+  typeof row?.last_id === "string" ? BigInt(row.last_id) : undefined;
 
 /** The append with `$1` the events as JSON, and what it answers (announcing them or not). */
 function appendText(announce: boolean): string {

@@ -5,10 +5,11 @@ import { statementName, type Statement } from "../../db/script.ts";
 import { taskEvents } from "../../db/schema/index.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { parseEventId } from "../../schemas/event-id.ts";
 
 /** A task event as the feed reads it: the payload stays the JSON text it was stored as. */
 export interface FeedEvent {
-  id: number;
+  id: bigint;
   userId: number;
   payload: string;
 }
@@ -23,6 +24,9 @@ export interface FeedOptions {
   /** Called with each new event, in id order. */
   dispatch: (event: FeedEvent) => void;
 }
+
+/** The later of two event ids. */
+export const later = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 
 const PAGE = 500;
 const REPLAY_PAGE = 200;
@@ -48,10 +52,11 @@ const PAGE_AFTER = {
 export function createEventFeed(options: FeedOptions) {
   const { database, logger, listening } = options;
   const db = database.db;
-  let cursor = 0;
+  // Ids are bigints throughout: they pass 2^53, where a number stops holding every integer.
+  let cursor = 0n;
   // The highest id a read already running or queued is sure to see (it was committed before
   // that read's query): a notification up to it needs no read of its own.
-  let covered = 0;
+  let covered = 0n;
   let reading: Promise<void> | undefined;
   let readAgain = false;
   let stopped = false;
@@ -62,17 +67,17 @@ export function createEventFeed(options: FeedOptions) {
 
   const newest = async () => {
     const [top] = await database.query<{ max: string | null }>(NEWEST);
-    return Number(top?.max ?? 0);
+    return BigInt(top?.max ?? 0);
   };
 
   // Prepared once: the read runs after every commit that appends task events.
-  const page = async (after: number): Promise<FeedEvent[]> => {
+  const page = async (after: bigint): Promise<FeedEvent[]> => {
     const rows = await database.query<{ id: string; user_id: string; payload: string }>({
       ...PAGE_AFTER,
-      params: [after],
+      params: [String(after)],
     });
     // bigint columns: text from both drivers' raw rows
-    return rows.map((r) => ({ id: Number(r.id), userId: Number(r.user_id), payload: r.payload }));
+    return rows.map((r) => ({ id: BigInt(r.id), userId: Number(r.user_id), payload: r.payload }));
   };
 
   async function readPages(): Promise<void> {
@@ -81,7 +86,7 @@ export function createEventFeed(options: FeedOptions) {
         // Nobody listening here: only move the cursor (unless a stream attached meanwhile).
         const top = await newest();
         if (listening()) continue;
-        cursor = Math.max(cursor, top);
+        cursor = later(cursor, top);
         return;
       }
       const rows = await page(cursor);
@@ -97,8 +102,8 @@ export function createEventFeed(options: FeedOptions) {
    * Reads new events; concurrent triggers coalesce into one read plus at most one follow-up.
    * `committedId`: an id known to be committed already (the read started or queued now sees it).
    */
-  function readNew(committedId = 0): Promise<void> {
-    covered = Math.max(covered, committedId);
+  function readNew(committedId = 0n): Promise<void> {
+    covered = later(covered, committedId);
     if (reading) {
       readAgain = true;
       return reading;
@@ -134,8 +139,8 @@ export function createEventFeed(options: FeedOptions) {
           void readNew();
           return;
         }
-        const id = Number(payload);
-        if (!(id > Math.max(cursor, covered))) return; // seen, or a read on its way sees it
+        const id = parseEventId(payload);
+        if (id === undefined || id <= later(cursor, covered)) return; // seen, or a read sees it
         if (!listening() && !reading) {
           // Nobody listens here: the announced id is committed, so the cursor moves to it
           // without a read (an instance that only takes webhooks hears every commit).
@@ -151,12 +156,12 @@ export function createEventFeed(options: FeedOptions) {
     readNew,
 
     /** Moves the cursor to `id` when it is further: every event up to it is known committed. */
-    advance(id: number): void {
-      cursor = Math.max(cursor, id);
+    advance(id: bigint): void {
+      cursor = later(cursor, id);
     },
 
     /** One user's events after `afterId`, oldest first, a page at a time (a stream's replay). */
-    replayPage: (userId: number, afterId: number) =>
+    replayPage: (userId: number, afterId: bigint) =>
       db
         .select({ id: taskEvents.id, payload: sql<string>`${taskEvents.payload}::text` })
         .from(taskEvents)
@@ -169,7 +174,7 @@ export function createEventFeed(options: FeedOptions) {
      * the whole task row, so a client that keeps rows (the extension) needs no earlier one. A
      * popup opened after 50 tasks ran to the end gets 50 rows instead of every step of each.
      */
-    latestPage: (userId: number, afterId: number) =>
+    latestPage: (userId: number, afterId: bigint) =>
       db
         .select({ id: taskEvents.id, payload: sql<string>`${taskEvents.payload}::text` })
         .from(taskEvents)
@@ -177,7 +182,7 @@ export function createEventFeed(options: FeedOptions) {
           inArray(
             taskEvents.id,
             db
-              .select({ id: sql<number>`max(${taskEvents.id})` })
+              .select({ id: sql<bigint>`max(${taskEvents.id})` })
               .from(taskEvents)
               .where(and(eq(taskEvents.userId, userId), gt(taskEvents.id, afterId)))
               .groupBy(taskEvents.taskId),

@@ -7,12 +7,12 @@ const encoder = new TextEncoder();
 export const encodeText = (text: string): Uint8Array => encoder.encode(text);
 
 /** A task event: `id` is the task_events id a client resumes from (`Last-Event-ID`). */
-export function taskFrame(id: number, payloadJson: string): Uint8Array {
+export function taskFrame(id: bigint, payloadJson: string): Uint8Array {
   return encoder.encode(`id: ${id}\nevent: task\ndata: ${payloadJson}\n\n`);
 }
 
 /** First frame of a fresh stream: the position to resume from if nothing arrives before a reconnect. */
-export function readyFrame(id: number): Uint8Array {
+export function readyFrame(id: bigint): Uint8Array {
   return encoder.encode(
     `id: ${id}\nevent: ready\ndata: ${JSON.stringify({ last_event_id: String(id) })}\n\n`,
   );

@@ -3,7 +3,7 @@ import { type Clock, systemClock } from "../../lib/clock.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
-import { createEventFeed, type EventFeed, type FeedEvent } from "./feed.ts";
+import { createEventFeed, type EventFeed, type FeedEvent, later } from "./feed.ts";
 import { endFrame, readyFrame, retryFrame, taskFrame } from "./frames.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { jitteredLifetime, type StreamLimits } from "./limits.ts";
@@ -41,7 +41,7 @@ export interface HubOptions {
 /** How {@link EventHub.open} starts a stream. */
 export interface OpenOptions {
   /** Replays `id > lastEventId` first; without it the stream starts live. */
-  lastEventId?: number;
+  lastEventId?: bigint;
   /** Replays only each task's newest event after `lastEventId` (`?replay=latest`). */
   latestOnly?: boolean;
   /** The session that opened it: the stream ends when that session is revoked. */
@@ -110,7 +110,7 @@ async function attachStream(
   streams.add(live);
   live.write(retryFrame(context.retryMs));
   if (lastEventId === undefined) {
-    live.lastId = Math.max(live.lastId, feed.cursor);
+    live.lastId = later(live.lastId, feed.cursor);
     live.write(readyFrame(feed.cursor));
   } else await live.replay(latestOnly ? feed.latestPage : feed.replayPage, feed.replayPageSize);
 }
@@ -198,7 +198,7 @@ export function createEventHub(options: HubOptions) {
      * Each task's newest event after `afterId`, oldest first, a page at most (`pageSize` rows):
      * the replay of `?replay=latest` as one JSON answer (`GET /api/events/changes`).
      */
-    changes: (userId: number, afterId: number) => feed.latestPage(userId, afterId),
+    changes: (userId: number, afterId: bigint) => feed.latestPage(userId, afterId),
     pageSize: feed.replayPageSize,
 
     /** Reads new events now (tests; also what a notification triggers). */
@@ -212,8 +212,8 @@ export function createEventHub(options: HubOptions) {
      * as appenders hold the task-events lock until they commit (events/append.ts), so no read is
      * needed (on PGlite no NOTIFY follows).
      */
-    committedHere(lastEventId?: number): void {
-      if (streams.size > 0) void feed.readNew(lastEventId ?? 0);
+    committedHere(lastEventId?: bigint): void {
+      if (streams.size > 0) void feed.readNew(lastEventId ?? 0n);
       else if (lastEventId !== undefined) feed.advance(lastEventId);
     },
 

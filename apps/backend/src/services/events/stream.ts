@@ -19,8 +19,8 @@ export interface StreamRegistry {
 /** One user's events after `afterId`, oldest first, at most a page (the feed reads them). */
 export type ReplayPage = (
   userId: number,
-  afterId: number,
-) => Promise<{ id: number; payload: string }[]>;
+  afterId: bigint,
+) => Promise<{ id: bigint; payload: string }[]>;
 
 /**
  * One connected live-event stream: its frames until a transport claims it, its replay, its
@@ -31,7 +31,7 @@ export class Stream implements LiveStream {
   private target: StreamTarget | null = null;
   private unclaimed: Uint8Array[] | null = [];
   /** Live events held back while the stream replays from the database; null once live. */
-  private pending: { id: number; frame: Uint8Array }[] | null;
+  private pending: { id: bigint; frame: Uint8Array }[] | null;
   /** Closed by the hub (backlog, lifetime, limit, stop) or the client. */
   closed = false;
   /** Why attaching failed, for a transport that claims the stream afterwards. */
@@ -48,7 +48,7 @@ export class Stream implements LiveStream {
     /** Clock time at which the heartbeat ends it (its jittered maximum lifetime). */
     readonly endsAt: number,
     /** Last event id written to this stream (dedupes replay against live). */
-    public lastId: number,
+    public lastId: bigint,
     replaying: boolean,
   ) {
     this.pending = replaying ? [] : null;
@@ -79,7 +79,7 @@ export class Stream implements LiveStream {
   }
 
   /** A live event: written now, or held while the replay runs; each id at most once. */
-  deliver(id: number, frame: Uint8Array): void {
+  deliver(id: bigint, frame: Uint8Array): void {
     if (this.pending) this.pending.push({ id, frame });
     else if (id > this.lastId) {
       this.lastId = id;
