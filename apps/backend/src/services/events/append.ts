@@ -8,7 +8,8 @@ import type { Task } from "../../schemas/task.ts";
 /**
  * Transaction-scoped advisory lock taken right before every task_events INSERT. It serialises
  * appenders from id assignment to commit, so ids become visible in increasing order and a reader
- * that resumes after id N never skips a row committed later with a smaller id.
+ * that resumes after id N never skips a row committed later with a smaller id. Migration 0006
+ * takes it too, by its number, to read the sequence with no append in flight.
  */
 const TASK_EVENTS_LOCK_KEY = 7_324_002;
 
