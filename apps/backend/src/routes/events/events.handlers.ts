@@ -6,7 +6,7 @@ import { requireSession } from "../../middleware/session.ts";
 import type { SseTakeover } from "../../server/sse-takeover.ts";
 import { liveEventsResponse } from "./live-response.ts";
 import { eventChanges, streamEvents } from "./events.routes.ts";
-import type { Task } from "../../schemas/task.ts";
+import { eventResetSchema, type Task } from "../../schemas/task.ts";
 import { INVALID_REQUEST } from "../../schemas/error-codes.ts";
 import { parseEventId } from "../../schemas/event-id.ts";
 
@@ -31,12 +31,18 @@ function lastEventId(header: string | undefined, query: string | undefined): big
  * stream ends at once, on every instance; the reconnect is refused with 401. A stream also ends
  * after `SSE_MAX_STREAM_SECONDS` (±10 %), and a user's oldest stream on this instance ends when
  * they open more than `SSE_MAX_STREAMS_PER_USER`: both after `event: end` (`data.reason`) with a
- * `retry:`, and the reconnect with the last id loses nothing.
+ * `retry:`, and the reconnect with the last id loses nothing. A `Last-Event-ID` no replay can
+ * serve (newer than any event this database has held, after a restore from a backup; or older
+ * than what retention kept) gets `event: reset` with the newest id instead, and the stream goes
+ * on live from there (services/events/resume.ts).
  */
 export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
   const { sessions, liveEvents } = deps.services;
 
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // The reset frame's data is no response of its own: listed among the schemas by name.
+  router.openAPIRegistry.register("EventReset", eventResetSchema);
+  return router
     .openapi({ ...streamEvents, middleware: requireSession(sessions) }, (c) => {
       const resumeFrom = lastEventId(
         c.req.valid("header")["last-event-id"],
@@ -56,13 +62,14 @@ export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">
     })
     .openapi({ ...eventChanges, middleware: requireSession(sessions) }, async (c) => {
       const after = BigInt(c.req.valid("query").after); // checked by eventIdSchema
-      const rows = await liveEvents.changes(c.get("session").userId, after);
+      const changes = await liveEvents.changes(c.get("session").userId, after);
       return c.json(
         {
           // Stored as the task JSON the API answers (`toTaskJson`).
-          tasks: rows.map((row) => JSON.parse(row.payload) as Task),
-          last_event_id: String(rows.at(-1)?.id ?? after),
-          more: rows.length === liveEvents.pageSize,
+          tasks: changes.rows.map((row) => JSON.parse(row.payload) as Task),
+          last_event_id: String(changes.lastEventId),
+          more: changes.more,
+          ...(changes.reset === undefined ? {} : { reset: changes.reset }),
         },
         200,
       );

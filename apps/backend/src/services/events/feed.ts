@@ -1,11 +1,12 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { TASK_EVENTS_CHANNEL } from "../../db/channels.ts";
 import type { Database } from "../../db/client.ts";
-import { statementName, type Statement } from "../../db/script.ts";
+import { statementName } from "../../db/script.ts";
 import { taskEvents } from "../../db/schema/index.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { parseEventId } from "../../schemas/event-id.ts";
+import { readPosition } from "./position.ts";
 
 /** A task event as the feed reads it: the payload stays the JSON text it was stored as. */
 export interface FeedEvent {
@@ -31,12 +32,6 @@ export const later = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 const PAGE = 500;
 const REPLAY_PAGE = 200;
 
-const NEWEST_TEXT = "select max(id)::text as max from task_events";
-const NEWEST: Statement = {
-  name: statementName("overture_feed_newest", NEWEST_TEXT),
-  text: NEWEST_TEXT,
-  params: [],
-};
 const PAGE_AFTER_TEXT = `select id, user_id, payload::text as payload from task_events
   where id > $1::bigint order by id limit ${PAGE}`;
 const PAGE_AFTER = {
@@ -65,10 +60,9 @@ export function createEventFeed(options: FeedOptions) {
   // Read through a function: it changes while a read awaits the database.
   const moreToRead = () => readAgain && !stopped;
 
-  const newest = async () => {
-    const [top] = await database.query<{ max: string | null }>(NEWEST);
-    return BigInt(top?.max ?? 0);
-  };
+  // The log's head, not its newest row: a position below a pruned id would be answered with a
+  // reset when a client resumes from it (position.ts).
+  const newest = async () => (await readPosition(database)).head;
 
   // Prepared once: the read runs after every commit that appends task events.
   const page = async (after: bigint): Promise<FeedEvent[]> => {
@@ -190,6 +184,9 @@ export function createEventFeed(options: FeedOptions) {
         )
         .orderBy(asc(taskEvents.id))
         .limit(REPLAY_PAGE),
+
+    /** Where the log stands now: what a resuming client is checked against (position.ts). */
+    position: () => readPosition(database),
 
     /** Rows per replay page: a shorter page is the last. */
     replayPageSize: REPLAY_PAGE,

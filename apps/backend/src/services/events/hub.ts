@@ -3,10 +3,12 @@ import { type Clock, systemClock } from "../../lib/clock.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
+import { readChanges } from "./changes.ts";
 import { createEventFeed, type EventFeed, type FeedEvent, later } from "./feed.ts";
 import { endFrame, readyFrame, retryFrame, taskFrame } from "./frames.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { jitteredLifetime, type StreamLimits } from "./limits.ts";
+import { resumeStream } from "./resume.ts";
 import { StreamSet } from "./stream-set.ts";
 import { controllerTarget } from "./stream-target.ts";
 import { type LiveStream, Stream } from "./stream.ts";
@@ -70,7 +72,8 @@ interface StreamContext {
 /**
  * Opens a stream for `userId`. Without `lastEventId` it starts live with a `ready` frame naming
  * the resume position; with one it replays `id > lastEventId` from the database first, holding
- * live events back and deduping them by id. It is attached at once, so nothing that happens from
+ * live events back and deduping them by id, or sends a `reset` frame instead when no replay can
+ * bring the client up to date (resume.ts). It is attached at once, so nothing that happens from
  * now on is missed; frames wait until a transport claims the stream. Attaching one stream more
  * than `limits.maxPerUser` ends the user's oldest; the heartbeat ends it after its lifetime. Both
  * send an `end` event and a `retry:` first.
@@ -112,7 +115,7 @@ async function attachStream(
   if (lastEventId === undefined) {
     live.lastId = later(live.lastId, feed.cursor);
     live.write(readyFrame(feed.cursor));
-  } else await live.replay(latestOnly ? feed.latestPage : feed.replayPage, feed.replayPageSize);
+  } else await resumeStream(feed, live, lastEventId, latestOnly);
 }
 
 /**
@@ -194,12 +197,8 @@ export function createEventHub(options: HubOptions) {
       return live;
     },
 
-    /**
-     * Each task's newest event after `afterId`, oldest first, a page at most (`pageSize` rows):
-     * the replay of `?replay=latest` as one JSON answer (`GET /api/events/changes`).
-     */
-    changes: (userId: number, afterId: bigint) => feed.latestPage(userId, afterId),
-    pageSize: feed.replayPageSize,
+    /** What changed for `userId` after `afterId`, or a reset ({@link readChanges}). */
+    changes: (userId: number, afterId: bigint) => readChanges(feed, userId, afterId),
 
     /** Reads new events now (tests; also what a notification triggers). */
     poke: feed.readNew,

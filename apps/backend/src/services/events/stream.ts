@@ -87,7 +87,7 @@ export class Stream implements LiveStream {
     }
   }
 
-  /** Writes every event after `lastId` from the database, then what arrived live meanwhile. */
+  /** Writes every event after `lastId` from the database; live ones wait until {@link goLive}. */
   async replay(read: ReplayPage, pageSize: number): Promise<void> {
     for (;;) {
       const rows = await read(this.userId, this.lastId);
@@ -97,6 +97,20 @@ export class Stream implements LiveStream {
       }
       if (rows.length < pageSize) break;
     }
+  }
+
+  /**
+   * Writes `frame` and sets the stream's position to `id`, also back (a client ahead of the
+   * database): the client takes up everything up to `id` by other means, and every later event
+   * comes live.
+   */
+  resetTo(id: bigint, frame: Uint8Array): void {
+    this.lastId = id;
+    this.write(frame);
+  }
+
+  /** Ends the replay: writes the live events that arrived meanwhile, then each as it comes. */
+  goLive(): void {
     const held = this.pending ?? [];
     this.pending = null;
     for (const event of held) this.deliver(event.id, event.frame);
