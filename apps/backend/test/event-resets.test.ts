@@ -104,7 +104,12 @@ describeEachDriver("live events resumed where no replay can", (driver) => {
       sql`select pruned_through::text as id from task_event_marks`,
     );
     const pruned = prunedThrough[0]?.id ?? "";
-    const reset = (reason: string) => ({ tasks: [], last_event_id: newest, more: false, reset: reason });
+    const reset = (reason: string) => ({
+      tasks: [],
+      last_event_id: newest,
+      more: false,
+      reset: reason,
+    });
     expect(await changesAfter("99999")).toEqual(reset("ahead_of_server"));
     expect(await changesAfter(String(BigInt(pruned) - 1n))).toEqual(reset("older_than_retention"));
     // From the highest pruned id itself nothing is missing.
@@ -135,6 +140,8 @@ describeEachDriver("live events resumed where no replay can", (driver) => {
     expect(doc.components.schemas.EventReset?.properties.reason?.enum).toEqual(reasons);
     expect(doc.components.schemas.EventChanges?.properties.reset?.enum).toEqual(reasons);
     expect(doc.paths["/api/events"]?.get.description).toContain("`event: reset`");
-    expect(doc.paths["/api/events/changes"]?.get.description).toContain('"reset":"ahead_of_server"');
+    expect(doc.paths["/api/events/changes"]?.get.description).toContain(
+      '"reset":"ahead_of_server"',
+    );
   });
 });

@@ -174,8 +174,12 @@ export const taskEventMarks = pgTable(
   "task_event_marks",
   {
     id: smallint("id").primaryKey().default(1),
-    prunedThrough: bigint("pruned_through", { mode: "bigint" }).notNull().default(sql`0`),
-    deletedThrough: bigint("deleted_through", { mode: "bigint" }).notNull().default(sql`0`),
+    prunedThrough: bigint("pruned_through", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+    deletedThrough: bigint("deleted_through", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
   },
   (t) => [check("task_event_marks_one_row", sql`${t.id} = 1`)],
 );

@@ -34,7 +34,10 @@ export const streamEvents = createRoute({
       last_event_id: z
         .string()
         .optional()
-        .openapi({ description: "Same as the Last-Event-ID header", pattern: EVENT_ID_PATTERN.source }),
+        .openapi({
+          description: "Same as the Last-Event-ID header",
+          pattern: EVENT_ID_PATTERN.source,
+        }),
       replay: z
         .enum(["all", "latest"])
         .optional()

@@ -20,7 +20,11 @@ export interface Changes {
  * and the newest id. The page is read first: the marks, read after it, commit with retention's
  * deletes, so marks at or below `after` prove the page missed nothing.
  */
-export async function readChanges(feed: EventFeed, userId: number, after: bigint): Promise<Changes> {
+export async function readChanges(
+  feed: EventFeed,
+  userId: number,
+  after: bigint,
+): Promise<Changes> {
   const rows = await feed.latestPage(userId, after);
   const position = await feed.position();
   const reset = resetReason(after, position);
