@@ -131,6 +131,26 @@ describeEachDriver("live events resumed where no replay can", (driver) => {
     await expectLiveAfter(stream, held); // the next frame is a live task event, no reset
   });
 
+  it("sends open streams a reset when the database goes back under them (a backup restored while it runs)", async () => {
+    await waitingTask();
+    const backup = await newestId(); // a backup taken now
+    const stream = readSse(await t.request("/api/events", { session: user.session }));
+    expect(await stream.next()).toEqual({ retry: 3000 });
+    expect((await stream.next())?.event).toBe("ready");
+    await waitingTask(); // seen live, then lost with the restore
+    // The backup restored: what came after it is gone, the marks and the sequence are its own.
+    await t.database.db.execute(sql`delete from task_events where id > ${backup}::bigint`);
+    await t.database.db.execute(sql`update task_event_marks set
+      deleted_through = least(deleted_through, ${backup}::bigint),
+      pruned_through = least(pruned_through, ${backup}::bigint)`);
+    await t.database.db.execute(sql`select setval('task_events_id_seq', ${backup}::bigint)`);
+    await t.backend.deps.services.liveEvents.poke();
+    let frame = await stream.next();
+    while (frame?.event === "task" || frame?.comment === "ping") frame = await stream.next();
+    expect(frame).toEqual(resetFrame("ahead_of_server", backup));
+    await expectLiveAfter(stream, backup);
+  });
+
   it("documents the reset frame and the catch-up's reset in the OpenAPI document", async () => {
     const doc = (await (await t.app.request("/openapi.json")).json()) as {
       components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> };

@@ -34,7 +34,8 @@ function lastEventId(header: string | undefined, query: string | undefined): big
  * `retry:`, and the reconnect with the last id loses nothing. A `Last-Event-ID` no replay can
  * serve (newer than any event this database has held, after a restore from a backup; or older
  * than what retention kept) gets `event: reset` with the newest id instead, and the stream goes
- * on live from there (services/events/resume.ts).
+ * on live from there (services/events/resume.ts); open streams get the same frame when the
+ * database goes back under them (a restore while the server runs: feed.ts's catch-up).
  */
 export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
   const { sessions, liveEvents } = deps.services;

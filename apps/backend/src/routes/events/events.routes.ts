@@ -21,7 +21,8 @@ export const streamEvents = createRoute({
     '`data: {"reason":"ahead_of_server"|"older_than_retention","last_event_id":"<id>"}`, schema `EventReset`) and goes ' +
     "on live after that id: `ahead_of_server` when `Last-Event-ID` is newer than any event this database has held (it " +
     "was restored from a backup since), `older_than_retention` when retention deleted events after it (then the reset " +
-    "may also come right after a replay that retention cut short). Reload the task list (`GET /api/tasks`) and keep " +
+    "may also come right after a replay that retention cut short). A live stream gets the same `ahead_of_server` " +
+    "reset when the database is restored under the running server. Reload the task list (`GET /api/tasks`) and keep " +
     "the new id as the resume position.",
   request: {
     headers: z.object({
@@ -31,13 +32,10 @@ export const streamEvents = createRoute({
       }),
     }),
     query: z.object({
-      last_event_id: z
-        .string()
-        .optional()
-        .openapi({
-          description: "Same as the Last-Event-ID header",
-          pattern: EVENT_ID_PATTERN.source,
-        }),
+      last_event_id: z.string().optional().openapi({
+        description: "Same as the Last-Event-ID header",
+        pattern: EVENT_ID_PATTERN.source,
+      }),
       replay: z
         .enum(["all", "latest"])
         .optional()

@@ -24,6 +24,11 @@ export interface FeedOptions {
   listening: () => boolean;
   /** Called with each new event, in id order. */
   dispatch: (event: FeedEvent) => void;
+  /**
+   * Called when the log went back below the cursor, which only a restore of the database under
+   * this instance does; the cursor is `head` now, and clients ahead of it must reload.
+   */
+  rewound?: (head: bigint) => void;
 }
 
 /** The later of two event ids. */
@@ -118,6 +123,32 @@ export function createEventFeed(options: FeedOptions) {
     return reading;
   }
 
+  /**
+   * The periodic read: new events and, when there were none, whether the log went back below the
+   * cursor. The cursor is an id this database committed, and the head never falls below one
+   * (deleted ids stay in it), unless the database was restored from an older backup: then no read
+   * past the cursor would find what is appended from now on.
+   */
+  async function catchUpRound(): Promise<void> {
+    const before = cursor;
+    await readNew();
+    if (cursor !== before || stopped) return;
+    try {
+      const { head } = await readPosition(database);
+      // `before` was committed before this read began: a head below it is no race.
+      if (head >= before || cursor !== before) return;
+      cursor = head;
+      covered = head;
+      logger.warn(
+        { from: String(before), to: String(head) },
+        "task events went back (the database was restored from a backup?): clients reload",
+      );
+      options.rewound?.(head);
+    } catch (error) {
+      logger.warn({ err: errorMessage(error) }, "reading task events failed; the catch-up retries");
+    }
+  }
+
   return {
     /** The id of the last event read (new streams start after it). */
     get cursor() {
@@ -143,11 +174,12 @@ export function createEventFeed(options: FeedOptions) {
         }
         void readNew(id);
       });
-      catchUp = setInterval(() => void readNew(), options.catchUpMs ?? 2_000);
+      catchUp = setInterval(() => void catchUpRound(), options.catchUpMs ?? 2_000);
       catchUp.unref();
     },
 
     readNew,
+    catchUpRound,
 
     /** Moves the cursor to `id` when it is further: every event up to it is known committed. */
     advance(id: bigint): void {

@@ -5,7 +5,7 @@ import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
 import { readChanges } from "./changes.ts";
 import { createEventFeed, type EventFeed, type FeedEvent, later } from "./feed.ts";
-import { endFrame, readyFrame, retryFrame, taskFrame } from "./frames.ts";
+import { endFrame, readyFrame, resetFrame, retryFrame, taskFrame } from "./frames.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { jitteredLifetime, type StreamLimits } from "./limits.ts";
 import { resumeStream } from "./resume.ts";
@@ -145,6 +145,10 @@ export function createEventHub(options: HubOptions) {
       const frame = taskFrame(event.id, event.payload);
       for (const stream of own) stream.deliver(event.id, frame);
     },
+    // The database went back under open streams: they reload, as a client resuming ahead would.
+    rewound: (head) => {
+      streams.resetAll(head, resetFrame("ahead_of_server", head));
+    },
   });
 
   async function begin(): Promise<void> {
@@ -200,8 +204,8 @@ export function createEventHub(options: HubOptions) {
     /** What changed for `userId` after `afterId`, or a reset ({@link readChanges}). */
     changes: (userId: number, afterId: bigint) => readChanges(feed, userId, afterId),
 
-    /** Reads new events now (tests; also what a notification triggers). */
-    poke: feed.readNew,
+    /** Runs the periodic catch-up read now (tests): new events, or a log gone back. */
+    poke: feed.catchUpRound,
 
     /**
      * Task events up to `lastEventId` were just committed by this instance: its streams read them

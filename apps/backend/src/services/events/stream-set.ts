@@ -57,8 +57,7 @@ export class StreamSet implements StreamRegistry {
   /** Ends the user's oldest streams until at most `keep` remain. */
   endOldest(userId: number, keep: number, goodbye: Uint8Array): void {
     const streams = [...(this.byUser.get(userId) ?? [])];
-    for (const stream of streams.slice(0, Math.max(0, streams.length - keep)))
-      stream.end(goodbye);
+    for (const stream of streams.slice(0, Math.max(0, streams.length - keep))) stream.end(goodbye);
   }
 
   /** Ends every stream past its lifetime at `now`. */
@@ -72,6 +71,12 @@ export class StreamSet implements StreamRegistry {
   endSession(userId: number, sessionId: string): void {
     for (const stream of [...(this.byUser.get(userId) ?? [])])
       if (stream.sessionId === sessionId) stream.end();
+  }
+
+  /** Sends every stream `frame` and sets its position to `id` (Stream.resetTo). */
+  resetAll(id: bigint, frame: Uint8Array): void {
+    for (const streams of this.byUser.values())
+      for (const stream of streams) stream.resetTo(id, frame);
   }
 
   /** Ends every stream (shutdown). */
