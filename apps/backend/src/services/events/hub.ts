@@ -118,6 +118,26 @@ async function attachStream(
   } else await resumeStream(feed, live, lastEventId, latestOnly);
 }
 
+/** The instance's feed, handing each event to its user's streams here. */
+function feedOf(streams: StreamSet, options: HubOptions): EventFeed {
+  return createEventFeed({
+    database: options.database,
+    logger: options.logger,
+    ...(options.catchUpMs === undefined ? {} : { catchUpMs: options.catchUpMs }),
+    listening: () => streams.size > 0,
+    dispatch: (event: FeedEvent) => {
+      const own = streams.ofUser(event.userId);
+      if (!own) return;
+      const frame = taskFrame(event.id, event.payload);
+      for (const stream of own) stream.deliver(event.id, frame);
+    },
+    // The database went back under open streams: they reload, as a client resuming ahead would.
+    rewound: (head) => {
+      streams.resetAll(head, resetFrame("ahead_of_server", head));
+    },
+  });
+}
+
 /**
  * Live task events for this instance's connected clients (DESIGN "A music task's life" step 6):
  * the streams of each user, fed by the instance's one reader of task_events (feed.ts). No
@@ -134,22 +154,7 @@ export function createEventHub(options: HubOptions) {
   let stopHeartbeat: (() => void) | undefined;
   let unrevoke: (() => Promise<void>) | undefined;
 
-  const feed = createEventFeed({
-    database: options.database,
-    logger,
-    ...(options.catchUpMs === undefined ? {} : { catchUpMs: options.catchUpMs }),
-    listening: () => streams.size > 0,
-    dispatch: (event: FeedEvent) => {
-      const own = streams.ofUser(event.userId);
-      if (!own) return;
-      const frame = taskFrame(event.id, event.payload);
-      for (const stream of own) stream.deliver(event.id, frame);
-    },
-    // The database went back under open streams: they reload, as a client resuming ahead would.
-    rewound: (head) => {
-      streams.resetAll(head, resetFrame("ahead_of_server", head));
-    },
-  });
+  const feed = feedOf(streams, options);
 
   async function begin(): Promise<void> {
     await feed.start();
