@@ -24,12 +24,14 @@ export type { AppType } from "./app.ts";
 export {
   ARCHIVE_FAILURES,
   ARCHIVE_STATES,
+  EVENT_RESET_REASONS,
   LIBRARY_SORTS,
   SHARE_EXPIRIES,
   TASK_STATES,
   TITLE_MAX_LENGTH,
   type ArchiveFailure,
   type ArchiveState,
+  type EventResetReason,
   type LibrarySort,
   type ShareExpiry,
   type TaskState,
@@ -49,6 +51,7 @@ export type RejectionPage = JSONParsed<rejections.RejectionPage>;
 export type Task = JSONParsed<task.Task>;
 export type TaskPage = JSONParsed<task.TaskPage>;
 export type EventChanges = JSONParsed<task.EventChanges>;
+export type EventReset = JSONParsed<task.EventReset>;
 export type Quota = JSONParsed<task.Quota>;
 export type FieldError = JSONParsed<task.FieldError>;
 export type TaskArchive = JSONParsed<archive.TaskArchive>;

@@ -19,7 +19,7 @@ describeEachDriver("event feed", (driver) => {
   });
   afterAll(() => t.close());
 
-  async function append(): Promise<number> {
+  async function append(): Promise<bigint> {
     return appendInProgress(t, user, await createTask(t, user.session), { announce: false });
   }
 
@@ -84,7 +84,7 @@ describeEachDriver("event feed", (driver) => {
       await feed.readNew();
       // Every event after the start, in id order (the backend's own work may add some).
       const ids = seen.map((e) => e.id);
-      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
       expect(ids).toEqual(expect.arrayContaining([first, second]));
       expect(feed.cursor).toBeGreaterThanOrEqual(second);
     } finally {

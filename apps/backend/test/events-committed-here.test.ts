@@ -52,7 +52,7 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
       hub.committedHere(lastId);
       let event = await stream.nextTask();
       while (event.id < lastId) event = await stream.nextTask();
-      expect(event.id).toBe(lastId);
+      expect(event.id).toBe(Number(lastId));
       expect(event.task.status).toBe("in_progress");
     } finally {
       await stream.close();
@@ -81,10 +81,10 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
       const first = await inProgress(a, true); // NOTIFY on commit
       hub.committedHere(first); // and this instance's own commit
       const second = await inProgress(b, true); // as if committed by another instance: NOTIFY only
-      const ids: number[] = [];
+      const ids: bigint[] = [];
       while (!ids.includes(second)) {
         const event = await stream.nextTask();
-        if (event.id >= first) ids.push(event.id);
+        if (event.id >= first) ids.push(BigInt(event.id));
       }
       expect(ids).toEqual([first, second]);
     } finally {
@@ -109,7 +109,7 @@ describeEachDriver("events committed by this instance (SSE)", (driver) => {
       // No read of the database stands between the notification and the new position.
       const stream = openStream(hub);
       await stream.next(); // retry
-      expect(Number((await stream.next())?.id)).toBe(lastId);
+      expect((await stream.next())?.id).toBe(String(lastId));
       await stream.close();
     } finally {
       await unlisten();

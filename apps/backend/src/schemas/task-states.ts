@@ -19,6 +19,15 @@ export const TASK_STATES = [
 export type TaskState = (typeof TASK_STATES)[number];
 
 /**
+ * Why the server tells a client to reload its task list instead of replaying what it missed
+ * (`event: reset` on `/api/events`, `reset` of `/api/events/changes`): its event id is newer
+ * than any this database has held (`ahead_of_server`: the database was restored from a backup
+ * since), or retention deleted events after it (`older_than_retention`).
+ */
+export const EVENT_RESET_REASONS = ["ahead_of_server", "older_than_retention"] as const;
+export type EventResetReason = (typeof EVENT_RESET_REASONS)[number];
+
+/**
  * Where a successful task's result is in archiving: `pending` (to be downloaded), `archived`
  * (stored; every instance serves it), `failed` (see the task's `archive.error`), `expired`
  * (removed after the retention period). Null: nothing to archive (not a success, or archiving off).

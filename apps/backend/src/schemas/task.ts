@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { taskArchiveSchema } from "./archive.ts";
 import { isoTime } from "./common.ts";
-import { TASK_STATES } from "./task-states.ts";
+import { eventIdSchema } from "./event-id.ts";
+import { EVENT_RESET_REASONS, TASK_STATES } from "./task-states.ts";
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -69,18 +70,43 @@ export const taskPageSchema = z.object({
 
 export type TaskPage = z.infer<typeof taskPageSchema>;
 
+const resetReason = z.enum(EVENT_RESET_REASONS).openapi({
+  description:
+    "`ahead_of_server`: the id is newer than any this database has held (it was restored from a backup since); " +
+    "`older_than_retention`: retention deleted events after it. Either way, reload the task list " +
+    "(`GET /api/tasks`) and resume from `last_event_id`",
+});
+
 /** `GET /api/events/changes`: each task changed after an event id, and where that leaves the client. */
 export const eventChangesSchema = z
   .object({
     tasks: z.array(taskSchema),
-    last_event_id: z
-      .string()
-      .openapi({ description: "Resume the event stream from here (`Last-Event-ID`)" }),
+    last_event_id: eventIdSchema.openapi({
+      description: "Resume the event stream from here (`Last-Event-ID`)",
+    }),
     more: z.boolean().openapi({ description: "Ask again with `after=last_event_id`" }),
+    reset: resetReason.optional().openapi({
+      description:
+        "Present when no list of changes can bring the client up to date: then `tasks` is empty, `more` false, " +
+        "and `last_event_id` the newest event id. Reload the task list and resume from `last_event_id`",
+    }),
   })
   .openapi("EventChanges");
 
 export type EventChanges = z.infer<typeof eventChangesSchema>;
+
+/**
+ * The `data:` of an `event: reset` frame of `/api/events`: the stream replays nothing and goes
+ * on live after `last_event_id` (also the frame's `id:`); the client reloads its task list.
+ */
+export const eventResetSchema = z
+  .object({
+    reason: resetReason,
+    last_event_id: eventIdSchema.openapi({ description: "The newest event id; the frame's `id:`" }),
+  })
+  .openapi("EventReset");
+
+export type EventReset = z.infer<typeof eventResetSchema>;
 
 /** A refused music parameter (core's `MusicFieldError`), listed in `fields` of `invalid_parameters`. */
 export const fieldErrorSchema = z.object({

@@ -92,7 +92,7 @@ export async function appendInProgress(
   user: TaskUser,
   task: TaskJson,
   options: { announce: boolean },
-): Promise<number> {
+): Promise<bigint> {
   const id = await appendTaskEvents(
     t.database.db,
     [

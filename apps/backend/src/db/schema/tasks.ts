@@ -3,11 +3,13 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
+  smallint,
   text,
   timestamp,
   uuid,
@@ -140,7 +142,8 @@ export type TaskEventSource = (typeof TASK_EVENT_SOURCES)[number];
 export const taskEvents = pgTable(
   "task_events",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    // bigint, not number: ids pass 2^53, where a JavaScript number stops holding every integer.
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
     // No foreign keys (see webhookEvents): a user's tasks are deleted with the user, and their
     // events with them.
     userId: bigint("user_id", { mode: "number" }).notNull(),
@@ -156,6 +159,29 @@ export const taskEvents = pgTable(
     index("task_events_user_idx").on(t.userId, t.id),
     index("task_events_created_idx").on(t.createdAt),
   ],
+);
+
+/**
+ * Where the task_events log has been cut, in its one row: the highest id retention deleted
+ * (`pruned_through`) and the highest id deleted at all (`deleted_through`, also when a task's
+ * events go with it). A client resuming from an id below `pruned_through` would miss events, and
+ * one above every id the database ever held comes from another database (a backup restored
+ * since): services/events/position.ts tells both apart. Written only by the trigger
+ * `task_events_marks` (migration 0006), in the transaction that deletes, so a reader sees the marks
+ * and the rows agree; never by the application, so an operator's own DELETE counts too.
+ */
+export const taskEventMarks = pgTable(
+  "task_event_marks",
+  {
+    id: smallint("id").primaryKey().default(1),
+    prunedThrough: bigint("pruned_through", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+    deletedThrough: bigint("deleted_through", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+  },
+  (t) => [check("task_event_marks_one_row", sql`${t.id} = 1`)],
 );
 
 /** Webhook deliveries refused, with the reason, for the owner's troubleshooting (spec 6 rule 5). */

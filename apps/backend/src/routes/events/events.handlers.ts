@@ -6,16 +6,17 @@ import { requireSession } from "../../middleware/session.ts";
 import type { SseTakeover } from "../../server/sse-takeover.ts";
 import { liveEventsResponse } from "./live-response.ts";
 import { eventChanges, streamEvents } from "./events.routes.ts";
-import type { Task } from "../../schemas/task.ts";
+import { eventResetSchema, type Task } from "../../schemas/task.ts";
 import { INVALID_REQUEST } from "../../schemas/error-codes.ts";
+import { parseEventId } from "../../schemas/event-id.ts";
 
-function lastEventId(header: string | undefined, query: string | undefined): number | undefined {
+function lastEventId(header: string | undefined, query: string | undefined): bigint | undefined {
   const raw = header ?? query;
   if (raw === undefined || raw === "") return undefined;
-  if (!/^\d{1,18}$/.test(raw)) {
+  const id = parseEventId(raw);
+  if (id === undefined)
     throw new ApiError(400, INVALID_REQUEST, "Last-Event-ID must be an event id this stream sent.");
-  }
-  return Number(raw);
+  return id;
 }
 
 /**
@@ -30,12 +31,19 @@ function lastEventId(header: string | undefined, query: string | undefined): num
  * stream ends at once, on every instance; the reconnect is refused with 401. A stream also ends
  * after `SSE_MAX_STREAM_SECONDS` (±10 %), and a user's oldest stream on this instance ends when
  * they open more than `SSE_MAX_STREAMS_PER_USER`: both after `event: end` (`data.reason`) with a
- * `retry:`, and the reconnect with the last id loses nothing.
+ * `retry:`, and the reconnect with the last id loses nothing. A `Last-Event-ID` no replay can
+ * serve (newer than any event this database has held, after a restore from a backup; or older
+ * than what retention kept) gets `event: reset` with the newest id instead, and the stream goes
+ * on live from there (services/events/resume.ts); open streams get the same frame when the
+ * database goes back under them (a restore while the server runs: feed.ts's catch-up).
  */
 export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
   const { sessions, liveEvents } = deps.services;
 
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // The reset frame's data is no response of its own: listed among the schemas by name.
+  router.openAPIRegistry.register("EventReset", eventResetSchema);
+  return router
     .openapi({ ...streamEvents, middleware: requireSession(sessions) }, (c) => {
       const resumeFrom = lastEventId(
         c.req.valid("header")["last-event-id"],
@@ -54,14 +62,15 @@ export function eventsRouter(deps: AppDeps, takeover: Pick<SseTakeover, "offer">
       return takeover.offer(liveEventsResponse(live), live);
     })
     .openapi({ ...eventChanges, middleware: requireSession(sessions) }, async (c) => {
-      const after = Number(c.req.valid("query").after);
-      const rows = await liveEvents.changes(c.get("session").userId, after);
+      const after = BigInt(c.req.valid("query").after); // checked by eventIdSchema
+      const changes = await liveEvents.changes(c.get("session").userId, after);
       return c.json(
         {
           // Stored as the task JSON the API answers (`toTaskJson`).
-          tasks: rows.map((row) => JSON.parse(row.payload) as Task),
-          last_event_id: String(rows.at(-1)?.id ?? after),
-          more: rows.length === liveEvents.pageSize,
+          tasks: changes.rows.map((row) => JSON.parse(row.payload) as Task),
+          last_event_id: String(changes.lastEventId),
+          more: changes.more,
+          ...(changes.reset === undefined ? {} : { reset: changes.reset }),
         },
         200,
       );

@@ -29,9 +29,9 @@ describe("task event announcer", () => {
   it("sends one NOTIFY with the highest id for announcements made close together", async () => {
     const { database, sent } = fakeDb();
     const announcer = createAnnouncer({ database, logger: fakeLogger().logger, delayMs: 1_000 });
-    announcer.announce(3);
-    announcer.announce(7);
-    announcer.announce(5);
+    announcer.announce(3n);
+    announcer.announce(7n);
+    announcer.announce(5n);
     announcer.announce(undefined);
     await announcer.flush();
     expect(sent).toEqual(["7"]);
@@ -50,11 +50,11 @@ describe("task event announcer", () => {
     const { logger, warnings } = fakeLogger();
     const announcer = createAnnouncer({ database, logger, delayMs: 1_000 });
     state.fail = true;
-    announcer.announce(4);
+    announcer.announce(4n);
     await announcer.flush();
     expect(warnings).toHaveLength(1);
     state.fail = false;
-    announcer.announce(9);
+    announcer.announce(9n);
     await announcer.flush();
     expect(sent).toEqual(["9"]);
   });

@@ -23,14 +23,14 @@ export function createAnnouncer(options: {
   delayMs?: number;
 }) {
   const delayMs = options.delayMs ?? 0;
-  let pending = 0;
+  let pending = 0n;
   let timer: { cancel(): void } | undefined;
   let sending: Promise<void> | undefined;
 
   async function send(): Promise<void> {
     timer = undefined;
     const id = pending;
-    pending = 0;
+    pending = 0n;
     try {
       await options.database.query({
         name: NOTIFY_NAME,
@@ -46,7 +46,7 @@ export function createAnnouncer(options: {
   }
 
   function schedule(): void {
-    if (timer || sending || pending === 0) return;
+    if (timer || sending || pending === 0n) return;
     const fire = () => {
       sending = send().finally(() => {
         sending = undefined;
@@ -75,15 +75,15 @@ export function createAnnouncer(options: {
 
   return {
     /** Task events up to `lastId` are committed. */
-    announce(lastId: number | undefined): void {
+    announce(lastId: bigint | undefined): void {
       if (lastId === undefined) return;
-      pending = Math.max(pending, lastId);
+      if (lastId > pending) pending = lastId;
       schedule();
     },
     /** Sends what is pending now (shutdown). */
     async flush(): Promise<void> {
       await sending;
-      if (pending === 0) return;
+      if (pending === 0n) return;
       timer?.cancel();
       timer = undefined;
       await send();

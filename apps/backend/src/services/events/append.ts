@@ -8,7 +8,8 @@ import type { Task } from "../../schemas/task.ts";
 /**
  * Transaction-scoped advisory lock taken right before every task_events INSERT. It serialises
  * appenders from id assignment to commit, so ids become visible in increasing order and a reader
- * that resumes after id N never skips a row committed later with a smaller id.
+ * that resumes after id N never skips a row committed later with a smaller id. Migration 0006
+ * takes it too, by its number, to read the sequence with no append in flight.
  */
 const TASK_EVENTS_LOCK_KEY = 7_324_002;
 
@@ -32,16 +33,16 @@ export async function appendTaskEvents(
   tx: Executor,
   events: readonly NewTaskEvent[],
   options: { announce?: boolean } = {},
-): Promise<number | undefined> {
+): Promise<bigint | undefined> {
   const statement = appendTaskEventsStatement(events, options.announce ?? true);
   if (!statement) return undefined;
   const [row] = await queryRows<{ last_id: string | null }>(tx, sql.raw(inlined(statement)));
   return lastIdOf(row);
 }
 
-/** The highest id from the statement's one row (none when nothing was appended). */
-export const lastIdOf = (row: { last_id?: unknown } | undefined): number | undefined =>
-  row?.last_id === null || row?.last_id === undefined ? undefined : Number(row.last_id);
+/** The highest id from the statement's one row, read as text (none when nothing was appended). */
+export const lastIdOf = (row: { last_id?: unknown } | undefined): bigint | undefined =>
+  typeof row?.last_id === "string" ? BigInt(row.last_id) : undefined;
 
 /** The append with `$1` the events as JSON, and what it answers (announcing them or not). */
 function appendText(announce: boolean): string {
@@ -50,8 +51,8 @@ function appendText(announce: boolean): string {
     : `select max(id)::text as last_id from inserted`;
   // One round trip: the lock is an InitPlan behind a one-time filter, so it is taken before the
   // first row reaches the INSERT, i.e. before any id is drawn (EXPLAIN: "One-Time Filter").
-  // Every appender waits for this section, so the separate lock statement this saves (~0.5 ms
-  // median per statement on the bench machine's Postgres, `pnpm bench` item 1) is saved for all.
+  // Every appender waits for this section, so the separate lock statement this saves is saved for
+  // all of them (BENCHMARKS.md, intake notes).
   // jsonb: each payload is parsed once.
   return `
     with inserted as (

@@ -1,202 +1,103 @@
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { TASK_EVENTS_CHANNEL } from "../../db/channels.ts";
-import type { Database } from "../../db/client.ts";
-import { statementName, type Statement } from "../../db/script.ts";
-import { taskEvents } from "../../db/schema/index.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
-import type { Logger } from "../../lib/logger.ts";
+import { parseEventId } from "../../schemas/event-id.ts";
+import { createFeedReader, type ReaderOptions } from "./feed-reader.ts";
+import { readPosition } from "./position.ts";
+import { latestPage, REPLAY_PAGE, replayPage } from "./replay-pages.ts";
 
-/** A task event as the feed reads it: the payload stays the JSON text it was stored as. */
-export interface FeedEvent {
-  id: number;
-  userId: number;
-  payload: string;
-}
+export type { FeedEvent } from "./feed-reader.ts";
+export { later } from "./feed-reader.ts";
 
-export interface FeedOptions {
-  database: Database;
-  logger: Logger;
+export interface FeedOptions extends ReaderOptions {
   /** Safety-net read for notifications missed while the LISTEN connection was down. */
   catchUpMs?: number;
-  /** Whether any stream listens on this instance; while none does, only the cursor moves. */
-  listening: () => boolean;
-  /** Called with each new event, in id order. */
-  dispatch: (event: FeedEvent) => void;
+  /**
+   * Called when the log went back below the cursor, which only a restore of the database under
+   * this instance does; the cursor is `head` now, and clients ahead of it must reload.
+   */
+  rewound?: (head: bigint) => void;
 }
 
-const PAGE = 500;
-const REPLAY_PAGE = 200;
-
-const NEWEST_TEXT = "select max(id)::text as max from task_events";
-const NEWEST: Statement = {
-  name: statementName("overture_feed_newest", NEWEST_TEXT),
-  text: NEWEST_TEXT,
-  params: [],
-};
-const PAGE_AFTER_TEXT = `select id, user_id, payload::text as payload from task_events
-  where id > $1::bigint order by id limit ${PAGE}`;
-const PAGE_AFTER = {
-  name: statementName("overture_feed_page", PAGE_AFTER_TEXT),
-  text: PAGE_AFTER_TEXT,
-};
-
 /**
- * The instance's one reader of `task_events`: a cursor, moved by pages of new rows. One LISTEN
- * per instance; a notification (coalesced: one read in flight, and one more if anything arrived
- * meanwhile) and a periodic catch-up read both read past the cursor and hand each row on.
+ * The instance's one reader of `task_events` (feed-reader.ts: a cursor, moved by pages of new
+ * rows), kept reading: one LISTEN per instance, whose notifications start reads, and a periodic
+ * catch-up read; plus the replay queries of streams resuming with Last-Event-ID.
  */
 export function createEventFeed(options: FeedOptions) {
-  const { database, logger, listening } = options;
+  const { database, logger } = options;
   const db = database.db;
-  let cursor = 0;
-  // The highest id a read already running or queued is sure to see (it was committed before
-  // that read's query): a notification up to it needs no read of its own.
-  let covered = 0;
-  let reading: Promise<void> | undefined;
-  let readAgain = false;
-  let stopped = false;
+  const reader = createFeedReader(options);
   let unlisten: (() => Promise<void>) | undefined;
   let catchUp: NodeJS.Timeout | undefined;
-  // Read through a function: it changes while a read awaits the database.
-  const moreToRead = () => readAgain && !stopped;
-
-  const newest = async () => {
-    const [top] = await database.query<{ max: string | null }>(NEWEST);
-    return Number(top?.max ?? 0);
-  };
-
-  // Prepared once: the read runs after every commit that appends task events.
-  const page = async (after: number): Promise<FeedEvent[]> => {
-    const rows = await database.query<{ id: string; user_id: string; payload: string }>({
-      ...PAGE_AFTER,
-      params: [after],
-    });
-    // bigint columns: text from both drivers' raw rows
-    return rows.map((r) => ({ id: Number(r.id), userId: Number(r.user_id), payload: r.payload }));
-  };
-
-  async function readPages(): Promise<void> {
-    for (;;) {
-      if (!listening()) {
-        // Nobody listening here: only move the cursor (unless a stream attached meanwhile).
-        const top = await newest();
-        if (listening()) continue;
-        cursor = Math.max(cursor, top);
-        return;
-      }
-      const rows = await page(cursor);
-      for (const row of rows) {
-        cursor = row.id;
-        options.dispatch(row);
-      }
-      if (rows.length < PAGE) return;
-    }
-  }
 
   /**
-   * Reads new events; concurrent triggers coalesce into one read plus at most one follow-up.
-   * `committedId`: an id known to be committed already (the read started or queued now sees it).
+   * The periodic read: new events and, when there were none, whether the log went back below the
+   * cursor. The cursor is an id this database committed, and the head never falls below one
+   * (deleted ids stay in it), unless the database was restored from an older backup: then no read
+   * past the cursor would find what is appended from now on.
    */
-  function readNew(committedId = 0): Promise<void> {
-    covered = Math.max(covered, committedId);
-    if (reading) {
-      readAgain = true;
-      return reading;
+  async function catchUpRound(): Promise<void> {
+    const before = reader.cursor;
+    await reader.readNew();
+    if (reader.cursor !== before || reader.stopped) return;
+    try {
+      const { head } = await readPosition(database);
+      // `before` was committed before this read began: a head below it is no race.
+      if (head >= before || reader.cursor !== before) return;
+      reader.rewind(head);
+      logger.warn(
+        { from: String(before), to: String(head) },
+        "task events went back (the database was restored from a backup?): clients reload",
+      );
+      options.rewound?.(head);
+    } catch (error) {
+      logger.warn({ err: errorMessage(error) }, "reading task events failed; the catch-up retries");
     }
-    reading = (async () => {
-      do {
-        readAgain = false;
-        await readPages().catch((error: unknown) => {
-          logger.warn(
-            { err: errorMessage(error) },
-            "reading task events failed; the catch-up read retries",
-          );
-        });
-      } while (moreToRead());
-    })().finally(() => {
-      reading = undefined;
-    });
-    return reading;
   }
 
   return {
     /** The id of the last event read (new streams start after it). */
     get cursor() {
-      return cursor;
+      return reader.cursor;
     },
 
-    /** Starts at the newest event, listens for more, and reads again every `catchUpMs`. */
+    /** Starts at the log's head, listens for more, and reads again every `catchUpMs`. */
     async start(): Promise<void> {
-      stopped = false;
-      cursor = await newest();
+      await reader.startAtHead();
       unlisten = await database.listen(TASK_EVENTS_CHANNEL, (payload) => {
         if (payload === "") {
-          void readNew();
+          void reader.readNew();
           return;
         }
-        const id = Number(payload);
-        if (!(id > Math.max(cursor, covered))) return; // seen, or a read on its way sees it
-        if (!listening() && !reading) {
-          // Nobody listens here: the announced id is committed, so the cursor moves to it
-          // without a read (an instance that only takes webhooks hears every commit).
-          cursor = id;
-          return;
-        }
-        void readNew(id);
+        const id = parseEventId(payload);
+        if (id !== undefined) reader.announced(id);
       });
-      catchUp = setInterval(() => void readNew(), options.catchUpMs ?? 2_000);
+      catchUp = setInterval(() => void catchUpRound(), options.catchUpMs ?? 2_000);
       catchUp.unref();
     },
 
-    readNew,
-
-    /** Moves the cursor to `id` when it is further: every event up to it is known committed. */
-    advance(id: number): void {
-      cursor = Math.max(cursor, id);
-    },
+    readNew: reader.readNew,
+    catchUpRound,
+    advance: reader.advance,
 
     /** One user's events after `afterId`, oldest first, a page at a time (a stream's replay). */
-    replayPage: (userId: number, afterId: number) =>
-      db
-        .select({ id: taskEvents.id, payload: sql<string>`${taskEvents.payload}::text` })
-        .from(taskEvents)
-        .where(and(eq(taskEvents.userId, userId), gt(taskEvents.id, afterId)))
-        .orderBy(asc(taskEvents.id))
-        .limit(REPLAY_PAGE),
-
-    /**
-     * Like `replayPage`, but only each task's newest event after `afterId`: every event carries
-     * the whole task row, so a client that keeps rows (the extension) needs no earlier one. A
-     * popup opened after 50 tasks ran to the end gets 50 rows instead of every step of each.
-     */
-    latestPage: (userId: number, afterId: number) =>
-      db
-        .select({ id: taskEvents.id, payload: sql<string>`${taskEvents.payload}::text` })
-        .from(taskEvents)
-        .where(
-          inArray(
-            taskEvents.id,
-            db
-              .select({ id: sql<number>`max(${taskEvents.id})` })
-              .from(taskEvents)
-              .where(and(eq(taskEvents.userId, userId), gt(taskEvents.id, afterId)))
-              .groupBy(taskEvents.taskId),
-          ),
-        )
-        .orderBy(asc(taskEvents.id))
-        .limit(REPLAY_PAGE),
-
+    replayPage: (userId: number, afterId: bigint) => replayPage(db, userId, afterId),
+    /** Each task's newest event only ({@link latestPage}). */
+    latestPage: (userId: number, afterId: bigint) => latestPage(db, userId, afterId),
     /** Rows per replay page: a shorter page is the last. */
     replayPageSize: REPLAY_PAGE,
 
+    /** Where the log stands now: what a resuming client is checked against (position.ts). */
+    position: () => readPosition(database),
+
     /** Stops listening and reading; resolves once a read in flight has finished. */
     async stop(): Promise<void> {
-      stopped = true;
+      reader.halt();
       clearInterval(catchUp);
       catchUp = undefined;
       await unlisten?.().catch(() => undefined);
       unlisten = undefined;
-      await reading;
+      await reader.settled();
     },
   };
 }

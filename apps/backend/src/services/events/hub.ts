@@ -3,11 +3,15 @@ import { type Clock, systemClock } from "../../lib/clock.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
-import { createEventFeed, type FeedEvent } from "./feed.ts";
-import { endFrame, PING_FRAME, readyFrame, retryFrame, taskFrame } from "./frames.ts";
+import { readChanges } from "./changes.ts";
+import { createEventFeed, type EventFeed, type FeedEvent, later } from "./feed.ts";
+import { endFrame, readyFrame, resetFrame, retryFrame, taskFrame } from "./frames.ts";
+import { startHeartbeat } from "./heartbeat.ts";
 import { jitteredLifetime, type StreamLimits } from "./limits.ts";
+import { resumeStream } from "./resume.ts";
+import { StreamSet } from "./stream-set.ts";
 import { controllerTarget } from "./stream-target.ts";
-import { type LiveStream, Stream, type StreamRegistry } from "./stream.ts";
+import { type LiveStream, Stream } from "./stream.ts";
 
 export type { LiveStream } from "./stream.ts";
 
@@ -39,7 +43,7 @@ export interface HubOptions {
 /** How {@link EventHub.open} starts a stream. */
 export interface OpenOptions {
   /** Replays `id > lastEventId` first; without it the stream starts live. */
-  lastEventId?: number;
+  lastEventId?: bigint;
   /** Replays only each task's newest event after `lastEventId` (`?replay=latest`). */
   latestOnly?: boolean;
   /** The session that opened it: the stream ends when that session is revoked. */
@@ -51,10 +55,88 @@ export interface OpenOptions {
 // many, live clients then take turns every 30 s instead of evicting each other every 3 s.
 const EVICTED_RETRY_MS = 30_000;
 
-// The heartbeat pings one slice of the streams per tick (every 250 ms by default), each stream
-// once per heartbeat: a ping to every stream at once held the event loop 25-53 ms with 1,000
-// streams and 200-460 ms with 10,000 on the bench machine, and every webhook in flight waited.
-const HEARTBEAT_SLICES = 60;
+/** What opening a stream needs from its hub. */
+interface StreamContext {
+  streams: StreamSet;
+  feed: EventFeed;
+  clock: Clock;
+  random: () => number;
+  retryMs: number;
+  /** The `end` frame of a stream evicted by a newer one of its user. */
+  evicted: Uint8Array;
+  logger: Logger;
+  /** Starts the hub (idempotent): a stream attaches once the feed has its position. */
+  start: () => Promise<void>;
+}
+
+/**
+ * Opens a stream for `userId`. Without `lastEventId` it starts live with a `ready` frame naming
+ * the resume position; with one it replays `id > lastEventId` from the database first, holding
+ * live events back and deduping them by id, or sends a `reset` frame instead when no replay can
+ * bring the client up to date (resume.ts). It is attached at once, so nothing that happens from
+ * now on is missed; frames wait until a transport claims the stream. Attaching one stream more
+ * than `limits.maxPerUser` ends the user's oldest; the heartbeat ends it after its lifetime. Both
+ * send an `end` event and a `retry:` first.
+ */
+function openStream(context: StreamContext, userId: number, options: OpenOptions): LiveStream {
+  const { lastEventId, sessionId, limits } = options;
+  const endsAt = context.clock.now() + jitteredLifetime(limits.maxLifetimeMs, context.random);
+  const live = new Stream(
+    context.streams,
+    userId,
+    sessionId,
+    endsAt,
+    lastEventId ?? context.feed.cursor,
+    lastEventId !== undefined,
+  );
+  live.attached = context
+    .start()
+    .then(() => attachStream(context, live, options))
+    .catch((error: unknown) => {
+      context.logger.warn({ err: errorMessage(error) }, "live event stream failed to start");
+      live.fail(error);
+      throw error;
+    });
+  live.attached.catch(() => undefined); // reported through the target; awaiting is optional
+  return live;
+}
+
+/** Adds a new stream to the hub and writes its first frames: `retry:`, then `ready` or the replay. */
+async function attachStream(
+  context: StreamContext,
+  live: Stream,
+  { lastEventId, limits, latestOnly = false }: OpenOptions,
+): Promise<void> {
+  if (live.closed) return;
+  const { streams, feed } = context;
+  streams.endOldest(live.userId, limits.maxPerUser - 1, context.evicted);
+  streams.add(live);
+  live.write(retryFrame(context.retryMs));
+  if (lastEventId === undefined) {
+    live.lastId = later(live.lastId, feed.cursor);
+    live.write(readyFrame(feed.cursor));
+  } else await resumeStream(feed, live, lastEventId, latestOnly);
+}
+
+/** The instance's feed, handing each event to its user's streams here. */
+function feedOf(streams: StreamSet, options: HubOptions): EventFeed {
+  return createEventFeed({
+    database: options.database,
+    logger: options.logger,
+    ...(options.catchUpMs === undefined ? {} : { catchUpMs: options.catchUpMs }),
+    listening: () => streams.size > 0,
+    dispatch: (event: FeedEvent) => {
+      const own = streams.ofUser(event.userId);
+      if (!own) return;
+      const frame = taskFrame(event.id, event.payload);
+      for (const stream of own) stream.deliver(event.id, frame);
+    },
+    // The database went back under open streams: they reload, as a client resuming ahead would.
+    rewound: (head) => {
+      streams.resetAll(head, resetFrame("ahead_of_server", head));
+    },
+  });
+}
 
 /**
  * Live task events for this instance's connected clients (DESIGN "A music task's life" step 6):
@@ -65,91 +147,25 @@ const HEARTBEAT_SLICES = 60;
 export function createEventHub(options: HubOptions) {
   const { metrics, logger } = options;
   const clock = options.clock ?? systemClock;
-  const random = options.random ?? Math.random;
   const retryMs = options.retryMs ?? 3_000;
   const expiredFrame = endFrame("max_lifetime", retryMs);
-  const evictedFrame = endFrame("too_many_streams", EVICTED_RETRY_MS);
-  const byUser = new Map<number, Set<Stream>>();
-  const slices = Array.from({ length: HEARTBEAT_SLICES }, () => new Set<Stream>());
-  let nextSlice = 0;
-  let count = 0;
+  const streams = new StreamSet(metrics);
   let started: Promise<void> | undefined;
-  let heartbeat: NodeJS.Timeout | undefined;
+  let stopHeartbeat: (() => void) | undefined;
   let unrevoke: (() => Promise<void>) | undefined;
 
-  const registry: StreamRegistry = {
-    remove(stream) {
-      const streams = byUser.get(stream.userId);
-      if (!streams?.delete(stream)) return;
-      if (streams.size === 0) byUser.delete(stream.userId);
-      slices[stream.heartbeatSlice]?.delete(stream);
-      count -= 1;
-      metrics.sseClients.dec();
-    },
-  };
-
-  const feed = createEventFeed({
-    database: options.database,
-    logger,
-    ...(options.catchUpMs === undefined ? {} : { catchUpMs: options.catchUpMs }),
-    listening: () => count > 0,
-    dispatch: (event: FeedEvent) => {
-      const streams = byUser.get(event.userId);
-      if (!streams) return;
-      const frame = taskFrame(event.id, event.payload);
-      for (const stream of streams) stream.deliver(event.id, frame);
-    },
-  });
-
-  function add(stream: Stream): void {
-    let streams = byUser.get(stream.userId);
-    if (!streams) byUser.set(stream.userId, (streams = new Set()));
-    streams.add(stream);
-    stream.heartbeatSlice = nextSlice;
-    slices[nextSlice]?.add(stream);
-    nextSlice = (nextSlice + 1) % HEARTBEAT_SLICES;
-    count += 1;
-    metrics.sseClients.inc();
-  }
-
-  /** Ends the user's oldest streams until at most `keep` remain (a Set keeps insertion order). */
-  function endOldest(userId: number, keep: number): void {
-    const streams = [...(byUser.get(userId) ?? [])];
-    for (const stream of streams.slice(0, Math.max(0, streams.length - keep)))
-      stream.end(evictedFrame);
-  }
-
-  /** Ends streams past their lifetime (the heartbeat does it for each slice it pings, so a
-   * stream ends at most one heartbeat late). */
-  function endExpired(): void {
-    const now = clock.now();
-    // Deleting the entry being visited is safe while iterating a Map or a Set.
-    for (const streams of byUser.values())
-      for (const stream of streams) if (now >= stream.endsAt) stream.end(expiredFrame);
-  }
-
-  function endSession(userId: number, sessionId: string): void {
-    for (const stream of [...(byUser.get(userId) ?? [])])
-      if (stream.sessionId === sessionId) stream.end();
-  }
+  const feed = feedOf(streams, options);
 
   async function begin(): Promise<void> {
     await feed.start();
-    unrevoke = await options.revocations?.(endSession);
-    let tick = 0;
-    heartbeat = setInterval(
-      () => {
-        const slice = slices[tick] ?? new Set<Stream>();
-        tick = (tick + 1) % HEARTBEAT_SLICES;
-        const now = clock.now();
-        for (const stream of slice) {
-          if (now >= stream.endsAt) stream.end(expiredFrame);
-          else if (stream.live) stream.write(PING_FRAME);
-        }
-      },
-      (options.heartbeatMs ?? 15_000) / HEARTBEAT_SLICES,
-    );
-    heartbeat.unref();
+    unrevoke = await options.revocations?.((userId, sessionId) => {
+      streams.endSession(userId, sessionId);
+    });
+    stopHeartbeat = startHeartbeat(streams, {
+      heartbeatMs: options.heartbeatMs ?? 15_000,
+      clock,
+      expired: expiredFrame,
+    });
   }
 
   function start(): Promise<void> {
@@ -160,49 +176,23 @@ export function createEventHub(options: HubOptions) {
     return started;
   }
 
+  const context: StreamContext = {
+    streams,
+    feed,
+    clock,
+    random: options.random ?? Math.random,
+    retryMs,
+    evicted: endFrame("too_many_streams", EVICTED_RETRY_MS),
+    logger,
+    start,
+  };
+
   const hub = {
     /** Starts listening (idempotent; the first stream starts it too when workers are off). */
     start,
 
-    /**
-     * Opens a stream for `userId`. Without `lastEventId` it starts live with a `ready` frame
-     * naming the resume position; with one it replays `id > lastEventId` from the database first,
-     * holding live events back and deduping them by id. It is attached at once, so nothing that
-     * happens from now on is missed; frames wait until a transport claims the stream. Attaching
-     * one stream more than `limits.maxPerUser` ends the user's oldest; the heartbeat ends it after
-     * its lifetime. Both send an `end` event and a `retry:` first.
-     */
-    open(userId: number, stream: OpenOptions): LiveStream {
-      const { lastEventId, sessionId, limits, latestOnly = false } = stream;
-      const endsAt = clock.now() + jitteredLifetime(limits.maxLifetimeMs, random);
-      const live = new Stream(
-        registry,
-        userId,
-        sessionId,
-        endsAt,
-        lastEventId ?? feed.cursor,
-        lastEventId !== undefined,
-      );
-      live.attached = start()
-        .then(async () => {
-          if (live.closed) return;
-          endOldest(userId, limits.maxPerUser - 1);
-          add(live);
-          live.write(retryFrame(retryMs));
-          if (lastEventId === undefined) {
-            live.lastId = Math.max(live.lastId, feed.cursor);
-            live.write(readyFrame(feed.cursor));
-          } else
-            await live.replay(latestOnly ? feed.latestPage : feed.replayPage, feed.replayPageSize);
-        })
-        .catch((error: unknown) => {
-          logger.warn({ err: errorMessage(error) }, "live event stream failed to start");
-          live.fail(error);
-          throw error;
-        });
-      live.attached.catch(() => undefined); // reported through the target; awaiting is optional
-      return live;
-    },
+    /** Opens a stream for `userId` ({@link openStream}). */
+    open: (userId: number, stream: OpenOptions): LiveStream => openStream(context, userId, stream),
 
     /** Opens a stream onto a Web stream's controller; resolves once it is live (tests). */
     async attach(
@@ -216,15 +206,11 @@ export function createEventHub(options: HubOptions) {
       return live;
     },
 
-    /**
-     * Each task's newest event after `afterId`, oldest first, a page at most (`pageSize` rows):
-     * the replay of `?replay=latest` as one JSON answer (`GET /api/events/changes`).
-     */
-    changes: (userId: number, afterId: number) => feed.latestPage(userId, afterId),
-    pageSize: feed.replayPageSize,
+    /** What changed for `userId` after `afterId`, or a reset ({@link readChanges}). */
+    changes: (userId: number, afterId: bigint) => readChanges(feed, userId, afterId),
 
-    /** Reads new events now (tests; also what a notification triggers). */
-    poke: feed.readNew,
+    /** Runs the periodic catch-up read now (tests): new events, or a log gone back. */
+    poke: feed.catchUpRound,
 
     /**
      * Task events up to `lastEventId` were just committed by this instance: its streams read them
@@ -234,31 +220,30 @@ export function createEventHub(options: HubOptions) {
      * as appenders hold the task-events lock until they commit (events/append.ts), so no read is
      * needed (on PGlite no NOTIFY follows).
      */
-    committedHere(lastEventId?: number): void {
-      if (count > 0) void feed.readNew(lastEventId ?? 0);
+    committedHere(lastEventId?: bigint): void {
+      if (streams.size > 0) void feed.readNew(lastEventId ?? 0n);
       else if (lastEventId !== undefined) feed.advance(lastEventId);
     },
 
     /** Ends streams past their lifetime now (tests; also what each heartbeat does). */
-    endExpired,
+    endExpired: () => {
+      streams.endExpired(clock.now(), expiredFrame);
+    },
 
     /** Connected streams on this instance. */
     get size() {
-      return count;
+      return streams.size;
     },
 
     /** Stops listening and closes every stream with a short `retry:` so clients move to another instance. */
     async stop(): Promise<void> {
-      clearInterval(heartbeat);
-      heartbeat = undefined;
+      stopHeartbeat?.();
+      stopHeartbeat = undefined;
       started = undefined;
       await unrevoke?.().catch(() => undefined);
       unrevoke = undefined;
       await feed.stop();
-      const goodbye = retryFrame(1_000);
-      for (const streams of [...byUser.values()]) {
-        for (const stream of [...streams]) stream.end(goodbye);
-      }
+      streams.endAll(retryFrame(1_000));
     },
   };
   return hub;

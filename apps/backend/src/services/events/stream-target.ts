@@ -2,9 +2,9 @@
 export const MAX_QUEUED_FRAMES = 1_000;
 
 /**
- * Where a stream's frames go: the Node response itself when the backend serves HTTP (see
- * response.ts: no Web stream, ~9 KB less per connection), or a Web stream's controller for
- * in-process requests (`app.request` in tests).
+ * Where a stream's frames go: the Node response itself when the backend serves HTTP
+ * (server/sse-takeover.ts: no Web stream, so less memory per idle connection), or a Web stream's
+ * controller for in-process requests (`app.request` in tests).
  */
 export interface StreamTarget {
   write(frame: Uint8Array): void;

@@ -19,19 +19,19 @@ export interface StreamRegistry {
 /** One user's events after `afterId`, oldest first, at most a page (the feed reads them). */
 export type ReplayPage = (
   userId: number,
-  afterId: number,
-) => Promise<{ id: number; payload: string }[]>;
+  afterId: bigint,
+) => Promise<{ id: bigint; payload: string }[]>;
 
 /**
  * One connected live-event stream: its frames until a transport claims it, its replay, its
- * position and its lifetime. Kept small (a benchmark holds 10,000): plain fields, methods shared.
+ * position and its lifetime. Kept small (an instance holds thousands): plain fields, methods shared.
  */
 export class Stream implements LiveStream {
   /** Null until a transport claims the stream; frames wait in `unclaimed` meanwhile. */
   private target: StreamTarget | null = null;
   private unclaimed: Uint8Array[] | null = [];
   /** Live events held back while the stream replays from the database; null once live. */
-  private pending: { id: number; frame: Uint8Array }[] | null;
+  private pending: { id: bigint; frame: Uint8Array }[] | null;
   /** Closed by the hub (backlog, lifetime, limit, stop) or the client. */
   closed = false;
   /** Why attaching failed, for a transport that claims the stream afterwards. */
@@ -48,7 +48,7 @@ export class Stream implements LiveStream {
     /** Clock time at which the heartbeat ends it (its jittered maximum lifetime). */
     readonly endsAt: number,
     /** Last event id written to this stream (dedupes replay against live). */
-    public lastId: number,
+    public lastId: bigint,
     replaying: boolean,
   ) {
     this.pending = replaying ? [] : null;
@@ -79,7 +79,7 @@ export class Stream implements LiveStream {
   }
 
   /** A live event: written now, or held while the replay runs; each id at most once. */
-  deliver(id: number, frame: Uint8Array): void {
+  deliver(id: bigint, frame: Uint8Array): void {
     if (this.pending) this.pending.push({ id, frame });
     else if (id > this.lastId) {
       this.lastId = id;
@@ -87,7 +87,7 @@ export class Stream implements LiveStream {
     }
   }
 
-  /** Writes every event after `lastId` from the database, then what arrived live meanwhile. */
+  /** Writes every event after `lastId` from the database; live ones wait until {@link goLive}. */
   async replay(read: ReplayPage, pageSize: number): Promise<void> {
     for (;;) {
       const rows = await read(this.userId, this.lastId);
@@ -97,6 +97,20 @@ export class Stream implements LiveStream {
       }
       if (rows.length < pageSize) break;
     }
+  }
+
+  /**
+   * Writes `frame` and sets the stream's position to `id`, also back (a client ahead of the
+   * database): the client takes up everything up to `id` by other means, and every later event
+   * comes live.
+   */
+  resetTo(id: bigint, frame: Uint8Array): void {
+    this.lastId = id;
+    this.write(frame);
+  }
+
+  /** Ends the replay: writes the live events that arrived meanwhile, then each as it comes. */
+  goLive(): void {
     const held = this.pending ?? [];
     this.pending = null;
     for (const event of held) this.deliver(event.id, event.frame);

@@ -21,7 +21,7 @@ export function createWebhookIntake(
   options: {
     /** Called after a commit that appended task events, with the highest id appended (this
      * instance's live streams read them). */
-    committedEvents?: (lastEventId: number) => void;
+    committedEvents?: (lastEventId: bigint) => void;
   } = {},
 ) {
   const { deps } = runtime;

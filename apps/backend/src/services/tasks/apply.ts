@@ -27,7 +27,7 @@ export interface ApplyResult {
   /** Accounts where a task just ended: their local queue may drain now. */
   freed: { userId: number; namespace: string }[];
   /** The highest task event id appended, when any. */
-  lastEventId?: number;
+  lastEventId?: bigint;
 }
 
 /**
