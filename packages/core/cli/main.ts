@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { diagnoseWebhook, signWebhook } from "@overture/core/webhook";
+import { describeFetchError } from "./fetch-error.ts";
 
 /** What the CLI touches, injected so tests run it in-process. */
 export interface CliIo {
@@ -117,9 +118,7 @@ async function send(values: Values, io: CliIo): Promise<number> {
       body,
     });
   } catch (error) {
-    io.err(
-      `overture-webhooks: no answer from ${url}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    io.err(`overture-webhooks: no answer from ${url}: ${describeFetchError(error)}`);
     return 1;
   }
   const text = (await response.text()).slice(0, 500);
