@@ -21,6 +21,7 @@ import type { SseTakeover } from "./server/sse-takeover.ts";
 import { accountRouter } from "./routes/account/account.handlers.ts";
 import { authRouter } from "./routes/auth/auth.handlers.ts";
 import { credentialsRouter } from "./routes/credentials/credentials.handlers.ts";
+import { deviceRouter } from "./routes/device/device.handlers.ts";
 import { NOT_FOUND } from "./schemas/error-codes.ts";
 
 /**
@@ -55,7 +56,8 @@ export function createApp(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
     .route("/", archiveRouter(deps))
     .route("/", eventsRouter(deps, takeover))
     .route("/", webhooksRouter(deps))
-    .route("/", rejectionsRouter(deps));
+    .route("/", rejectionsRouter(deps))
+    .route("/", deviceRouter(deps));
 
   const documentInfo = {
     openapi: "3.1.0",

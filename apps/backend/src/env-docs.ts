@@ -65,6 +65,8 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
   RETENTION_EXPIRED_SIGN_IN_HOURS:
     "Sign-in attempts and hand-off codes are deleted this long after they expire.",
   RETENTION_INTERVAL_MINUTES: "How often each instance runs the retention round.",
+  RELAY_ENABLED:
+    "`true` turns on relay channels for `overture-webhooks listen` (`/relay/…`, `/api/relay/…`) and its command-line sign-in (`/auth/device`, `/device`). Off: all of them answer 404.",
 };
 
 /** What a variable is when unset: its default, `unset`, or `required`. */

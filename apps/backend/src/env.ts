@@ -165,6 +165,7 @@ export const envVariables = z.object({
   RETENTION_WEBHOOK_REJECTIONS_DAYS: days(30),
   RETENTION_EXPIRED_SIGN_IN_HOURS: wholeNumber(1).default(24),
   RETENTION_INTERVAL_MINUTES: wholeNumber(1).default(60),
+  RELAY_ENABLED: z.stringbool({ error: "must be true or false" }).default(false),
 });
 
 /**
@@ -256,6 +257,8 @@ export const envSchema = envVariables
       expiredSignInMs: env.RETENTION_EXPIRED_SIGN_IN_HOURS * 3_600_000,
       intervalMs: env.RETENTION_INTERVAL_MINUTES * 60_000,
     },
+    /** The developer relay (`overture-webhooks listen`) and the CLI sign-in that reaches it. */
+    relay: { enabled: env.RELAY_ENABLED },
   }));
 
 export type Config = z.output<typeof envSchema>;

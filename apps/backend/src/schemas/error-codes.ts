@@ -86,6 +86,20 @@ export const MALFORMED_BODY = "malformed_body";
 /** The event names another task than the one its callback URL belongs to. */
 export const TASK_MISMATCH = "task_mismatch";
 
+// Command-line sign-in (RFC 8628 device authorization grant; the codes are the RFC's)
+/** The person has not approved the device yet: poll again after `interval`. */
+export const AUTHORIZATION_PENDING = "authorization_pending";
+/** Polled sooner than `interval`: wait 5 s longer from now on. */
+export const SLOW_DOWN = "slow_down";
+/** The device code expired before it was approved: start again. */
+export const EXPIRED_TOKEN = "expired_token";
+/** The person denied the device (on the confirmation page or the platform's). */
+export const ACCESS_DENIED = "access_denied";
+/** A token request with a `grant_type` other than the device code's. */
+export const UNSUPPORTED_GRANT_TYPE = "unsupported_grant_type";
+/** A user code that names no pending sign-in (mistyped, expired or already used). */
+export const INVALID_USER_CODE = "invalid_user_code";
+
 // The server itself
 /** The database is unreachable; retry after `Retry-After`. */
 export const DATABASE_UNAVAILABLE = "database_unavailable";
@@ -129,6 +143,12 @@ export const API_ERROR_CODES = [
   NO_SECRET,
   MALFORMED_BODY,
   TASK_MISMATCH,
+  AUTHORIZATION_PENDING,
+  SLOW_DOWN,
+  EXPIRED_TOKEN,
+  ACCESS_DENIED,
+  UNSUPPORTED_GRANT_TYPE,
+  INVALID_USER_CODE,
   DATABASE_UNAVAILABLE,
   INTERNAL_ERROR,
   SHUTTING_DOWN,

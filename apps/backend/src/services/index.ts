@@ -6,6 +6,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import type { Vault } from "../lib/vault.ts";
 import { createRateLimitStore } from "./auth/rate-limits.ts";
+import { createDeviceFlowService } from "./auth/device-flow.ts";
 import { createSessionService } from "./auth/sessions.ts";
 import { createSignInService } from "./auth/sign-in.ts";
 import { createUserService } from "./auth/users.ts";
@@ -64,6 +65,7 @@ export function createServices(base: BaseDeps) {
   const accessTokens = createAccessTokenCatalog(base, grants);
   const selections = createSelectionService(base, accessTokens);
   const webhookSecrets = createWebhookSecretService(base);
+  const signIn = createSignInService(base, { users, grants, sessions });
   const { runtime, tasks, taskQueue, reconciler } = createTaskServices({
     ...base,
     proxyTokens,
@@ -96,7 +98,9 @@ export function createServices(base: BaseDeps) {
   const services = {
     sessions,
     users,
-    signIn: createSignInService(base, { users, grants, sessions }),
+    signIn,
+    // The command-line sign-in (RFC 8628) of `overture-webhooks listen`.
+    deviceFlow: createDeviceFlowService(base, { signIn, sessions, users }),
     rateLimits: createRateLimitStore(base),
     grants,
     proxyTokens,
