@@ -17,7 +17,7 @@ export const INVALID_GRANT = "invalid_grant";
 export const INVALID_STATE = "invalid_state";
 /** `/auth/start` with a redirect address outside `EXTENSION_REDIRECT_URLS`. */
 export const REDIRECT_URI_NOT_ALLOWED = "redirect_uri_not_allowed";
-/** Too many sign-in requests from one address. */
+/** Too many sign-in requests from one address, or deliveries to one relay channel. */
 export const RATE_LIMITED = "rate_limited";
 /** No active session of the caller's has this id. */
 export const SESSION_NOT_FOUND = "session_not_found";
@@ -100,6 +100,18 @@ export const UNSUPPORTED_GRANT_TYPE = "unsupported_grant_type";
 /** A user code that names no pending sign-in (mistyped, expired or already used). */
 export const INVALID_USER_CODE = "invalid_user_code";
 
+// Developer relay (`overture-webhooks listen`)
+/** No relay channel of the caller's with this id, or no channel at this relay URL. */
+export const RELAY_CHANNEL_NOT_FOUND = "relay_channel_not_found";
+/** The user already has the most relay channels allowed: delete one first. */
+export const RELAY_CHANNEL_LIMIT = "relay_channel_limit";
+/** Nobody listens on the channel now: the delivery is refused so the platform retries later. */
+export const RELAY_NO_LISTENER = "relay_no_listener";
+/** The channel's buffer holds as many deliveries or bytes as allowed: retry later. */
+export const RELAY_BUFFER_FULL = "relay_buffer_full";
+/** A relay URL called with a method other than POST. */
+export const METHOD_NOT_ALLOWED = "method_not_allowed";
+
 // The server itself
 /** The database is unreachable; retry after `Retry-After`. */
 export const DATABASE_UNAVAILABLE = "database_unavailable";
@@ -149,6 +161,11 @@ export const API_ERROR_CODES = [
   ACCESS_DENIED,
   UNSUPPORTED_GRANT_TYPE,
   INVALID_USER_CODE,
+  RELAY_CHANNEL_NOT_FOUND,
+  RELAY_CHANNEL_LIMIT,
+  RELAY_NO_LISTENER,
+  RELAY_BUFFER_FULL,
+  METHOD_NOT_ALLOWED,
   DATABASE_UNAVAILABLE,
   INTERNAL_ERROR,
   SHUTTING_DOWN,
