@@ -48,12 +48,17 @@ export async function forward(
   now: () => number,
   timeoutMs = 30_000,
 ): Promise<ForwardResult> {
+  const url = localUrl(forwardTo, delivery);
+  // The relay keeps a path suffix that starts with "/"; whatever it says, nothing leaves the
+  // receiver the developer named.
+  if (URL.parse(url)?.origin !== new URL(forwardTo).origin || !/^(\/|$)/.test(delivery.path))
+    return { ok: false, error: "not sent: its path would leave --forward-to", ms: 0 };
   const headers = new Headers();
   for (const [name, value] of delivery.headers)
     if (!NOT_FORWARDED.has(name.toLowerCase())) headers.append(name, value);
   const started = now();
   try {
-    const response = await fetch(localUrl(forwardTo, delivery), {
+    const response = await fetch(url, {
       method: delivery.method,
       headers,
       body: Buffer.from(delivery.body_base64, "base64"),

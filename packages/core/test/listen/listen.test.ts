@@ -195,6 +195,25 @@ describe("overture-webhooks listen", () => {
     await listen.stop();
   });
 
+  it("sends nothing to another host, whatever path suffix a delivery carries", async () => {
+    const backend = fakeBackend();
+    const listen = startListen(backend, {
+      receiver: () => Promise.resolve(new Response("ok")),
+      args: ["--forward-to", `${LOCAL}/`],
+    });
+    await until(() => backend.streams.length === 1, "the stream");
+    // Appended to http://localhost:3000 it would read as user info before another host.
+    backend.streams[0]?.push(
+      deliveryFrame({ id: "1", path: "@evil.example/x", headers: [], body: "{}" }),
+    );
+    await until(() => listen.out.some((l) => l.includes("→")), "the delivery line");
+    expect(listen.out.join("\n")).toContain(
+      "→ no answer: not sent: its path would leave --forward-to",
+    );
+    expect(listen.received).toHaveLength(0);
+    await listen.stop();
+  });
+
   it("says when the local receiver does not answer, and goes on listening", async () => {
     const backend = fakeBackend();
     const listen = startListen(backend);
