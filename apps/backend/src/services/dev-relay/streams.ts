@@ -66,13 +66,20 @@ export function createRelayStreams(deps: RelayStreamsDeps) {
     });
   };
 
+  /** Lease deletions in flight: `stop` waits for them before the database closes. */
+  const closing = new Set<Promise<void>>();
+
   function forget(stream: RelayStream): void {
     const streams = byChannel.get(stream.channelId);
     if (streams?.delete(stream) && streams.size === 0) byChannel.delete(stream.channelId);
-    listeners.close([stream.listenerId]).catch((error: unknown) => {
-      // The lease runs out by itself.
-      logger.warn({ err: errorMessage(error) }, "relay listener could not be closed");
-    });
+    const closed = listeners
+      .close([stream.listenerId])
+      .catch((error: unknown) => {
+        // The lease runs out by itself.
+        logger.warn({ err: errorMessage(error) }, "relay listener could not be closed");
+      })
+      .finally(() => closing.delete(closed));
+    closing.add(closed);
   }
 
   function endEach(streams: RelayStream[], reason?: EndReason, retryMs = RETRY_MS): void {
@@ -193,6 +200,7 @@ export function createRelayStreams(deps: RelayStreamsDeps) {
       timer = undefined;
       started = undefined;
       endEach(all(), undefined, 1_000);
+      await Promise.all([...closing]);
       await unlisten?.().catch(() => undefined);
       await unrevoke?.().catch(() => undefined);
       unlisten = unrevoke = undefined;
