@@ -80,7 +80,8 @@ export function relayRouter(deps: AppDeps) {
       });
       return new Response(body, { headers: EVENT_STREAM_HEADERS });
     })
-    .openapi({ ...relayDelivery, middleware: on }, intake);
+    // Wrapped so the route's own path types the handler (the shared handler takes any path).
+    .openapi({ ...relayDelivery, middleware: on }, (c) => intake(c));
   // Any path may follow a channel's token: routes without a schema of their own (and so outside
   // the typed client, which never calls a channel's URL).
   router.post("/relay/:token/*", on, intake);
