@@ -23,6 +23,8 @@ export interface CliIo {
   readonly configDir?: string;
   /** Waits, or rejects when `signal` aborts (tests make it instant). */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How long `listen` waits on a silent stream before reopening it (tests shorten it). */
+  readonly idleTimeoutMs?: number;
 }
 
 const DEFAULT_SECRET_ENV = "OVERTURE_WEBHOOK_SECRET";
@@ -212,6 +214,7 @@ async function startListening(values: Values, io: CliIo): Promise<number> {
       ...(signal ? { signal } : {}),
       sleep: io.sleep ?? ((ms, signal) => sleep(ms, undefined, signal ? { signal } : {})),
       configDir: io.configDir ?? defaultConfigDir(io.env),
+      ...(io.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: io.idleTimeoutMs }),
       userAgent: `overture-webhooks (listen; node ${process.version}; ${process.platform}; ${hostname()})`,
     },
   );

@@ -23,6 +23,8 @@ export interface ListenIo {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   configDir: string;
   userAgent: string;
+  /** A stream silent this long is taken for dead and reopened (the backend pings every 15 s). */
+  idleTimeoutMs?: number;
 }
 
 interface Channel {
@@ -31,6 +33,7 @@ interface Channel {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+const IDLE_TIMEOUT_MS = 45_000;
 
 /**
  * `overture-webhooks listen`: signs in (device flow, once per backend: the session is kept),
@@ -107,17 +110,32 @@ class Listener {
   /** Reads the channel's stream until Ctrl-C, reconnecting after each end. */
   async relay(): Promise<void> {
     while (!this.stopped()) {
-      const response = await this.open();
+      // Ends this stream only: when it falls silent (a connection that died without closing).
+      const silent = new AbortController();
+      const signals = [silent.signal, ...(this.io.signal ? [this.io.signal] : [])];
+      const response = await this.open(AbortSignal.any(signals));
       if (!response) continue;
       if (!this.connected) this.io.out("Ready.");
       this.connected = true;
       this.backoffMs = 1_000;
+      const idleMs = this.io.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+      let watchdog: ReturnType<typeof setTimeout> | undefined;
+      const alive = () => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(() => {
+          silent.abort();
+        }, idleMs);
+      };
       try {
-        for await (const frame of readFrames(response.body ?? new ReadableStream()))
+        alive();
+        for await (const frame of readFrames(response.body ?? new ReadableStream(), alive))
           await this.onFrame(frame);
       } catch (error) {
         if (this.stopped()) return;
-        this.io.err(`The stream was cut (${describe(error)}); reconnecting.`);
+        const why = silent.signal.aborted ? `nothing for ${idleMs / 1000} s` : describe(error);
+        this.io.err(`The stream was cut (${why}); reconnecting.`);
+      } finally {
+        clearTimeout(watchdog);
       }
       if (this.stopped()) return;
       await this.io.sleep(this.retryMs, this.io.signal);
@@ -125,10 +143,9 @@ class Listener {
   }
 
   /** The stream, or null after handling why there is none (signed in again, new channel, wait). */
-  private async open(): Promise<Response | null> {
+  private async open(abort: AbortSignal): Promise<Response | null> {
     const stored = await this.store.backend(this.origin);
     const resumeFrom = stored.channels?.[this.channel.id]?.last_event_id;
-    const abort = this.io.signal ?? new AbortController().signal;
     try {
       return await this.backend.openStream(this.session, this.channel.id, resumeFrom, abort);
     } catch (error) {

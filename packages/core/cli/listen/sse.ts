@@ -7,16 +7,21 @@ export interface SseFrame {
 }
 
 /**
- * The frames of an event stream, as they arrive. Comments (`: ping`) are skipped; a frame
- * without `event:` is a `message`, as EventSource names it.
+ * The frames of an event stream, as they arrive. Comments (`: ping`) are skipped, but every
+ * chunk read, pings included, calls `onChunk` (the reader's sign of life). A frame without
+ * `event:` is a `message`, as EventSource names it.
  */
-export async function* readFrames(body: ReadableStream<Uint8Array>): AsyncGenerator<SseFrame> {
+export async function* readFrames(
+  body: ReadableStream<Uint8Array>,
+  onChunk: () => void = () => undefined,
+): AsyncGenerator<SseFrame> {
   const decoder = new TextDecoder();
   let buffer = "";
   const reader = body.getReader();
   for (;;) {
     const { done, value: chunk } = await reader.read();
     if (done) return;
+    onChunk();
     // CRLF and CR end lines too; a CR at the very end may be the first half of a CRLF.
     buffer = (buffer + decoder.decode(chunk, { stream: true }))
       .replace(/\r\n/g, "\n")

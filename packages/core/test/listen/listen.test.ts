@@ -42,6 +42,7 @@ function startListen(
     args?: string[];
     receiver?: (request: Request) => Promise<Response>;
     backendDown?: boolean;
+    idleTimeoutMs?: number;
   } = {},
 ) {
   const out: string[] = [];
@@ -68,6 +69,7 @@ function startListen(
     },
     now: () => Date.now(),
     configDir,
+    idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
     // No real waiting, but a turn of the event loop, as a timer would give.
     sleep: async (ms, signal) => {
       sleeps.push(ms);
@@ -256,6 +258,14 @@ describe("overture-webhooks listen", () => {
     await until(() => backend.streams.length === 2, "the reconnect");
     expect(backend.streams[1]?.lastEventId).toBe("41");
     expect(listen.sleeps).toContain(10); // the server's retry: hint
+    await listen.stop();
+  });
+
+  it("reopens a stream that fell silent (no frame, no ping) for the idle timeout", async () => {
+    const backend = fakeBackend();
+    const listen = startListen(backend, { idleTimeoutMs: 50 });
+    await until(() => backend.streams.length === 2, "the stream reopened");
+    expect(listen.err.join("\n")).toContain("The stream was cut (nothing for 0.05 s)");
     await listen.stop();
   });
 
