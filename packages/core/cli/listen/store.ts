@@ -1,6 +1,7 @@
 import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { ListenError } from "./backend.ts";
 
 /**
  * Where `overture-webhooks listen` keeps what it needs next time: the session token of each
@@ -78,8 +79,14 @@ export class ConfigStore {
     } catch {
       return { backends: {} };
     }
-    const parsed = JSON.parse(text) as Partial<StoredFile> | null;
-    return { backends: parsed?.backends ?? {} };
+    try {
+      const parsed = JSON.parse(text) as Partial<StoredFile> | null;
+      return { backends: parsed?.backends ?? {} };
+    } catch {
+      throw new ListenError(
+        `${this.path} is not the JSON this command writes: delete it, and the next run signs in again`,
+      );
+    }
   }
 
   /** Writes aside then renames, created 0600 (and made so if it existed with a looser mode). */
@@ -93,7 +100,8 @@ export class ConfigStore {
       await rename(aside, target);
     } catch (error) {
       await rm(aside, { force: true });
-      throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ListenError(`cannot write ${target}: ${reason}`);
     }
   }
 }

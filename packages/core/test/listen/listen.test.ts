@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -300,6 +300,15 @@ describe("overture-webhooks listen", () => {
     const listen = startListen(backend, { args: ["--channel", "not-mine"] });
     expect(await listen.exit).toBe(1);
     expect(listen.err.join("\n")).toContain("not-mine is not one of yours");
+  });
+
+  it("says which file it cannot read when its config file is not its JSON, exit 1", async () => {
+    await writeFile(join(configDir, "webhooks-cli.json"), "{ not json");
+    const listen = startListen(fakeBackend());
+    expect(await listen.exit).toBe(1);
+    expect(listen.err.join("\n")).toContain(
+      `${join(configDir, "webhooks-cli.json")} is not the JSON`,
+    );
   });
 
   it("says the backend cannot be reached, with the cause, exit 1", async () => {
