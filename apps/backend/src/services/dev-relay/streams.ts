@@ -96,7 +96,11 @@ export function createRelayStreams(deps: RelayStreamsDeps) {
 
   async function tick(): Promise<void> {
     ticks += 1;
-    if (ticks % PRUNE_EVERY_TICKS === 0) await deps.prune();
+    // A failed prune waits for the next one; the leases below must be renewed regardless.
+    if (ticks % PRUNE_EVERY_TICKS === 0)
+      await deps.prune().catch((error: unknown) => {
+        logger.warn({ err: errorMessage(error) }, "relay prune failed");
+      });
     const streams = all();
     if (streams.length === 0) return;
     const now = clock.now();
