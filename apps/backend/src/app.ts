@@ -21,6 +21,8 @@ import type { SseTakeover } from "./server/sse-takeover.ts";
 import { accountRouter } from "./routes/account/account.handlers.ts";
 import { authRouter } from "./routes/auth/auth.handlers.ts";
 import { credentialsRouter } from "./routes/credentials/credentials.handlers.ts";
+import { deviceRouter } from "./routes/device/device.handlers.ts";
+import { relayRouter } from "./routes/relay/relay.handlers.ts";
 import { NOT_FOUND } from "./schemas/error-codes.ts";
 
 /**
@@ -55,7 +57,9 @@ export function createApp(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
     .route("/", archiveRouter(deps))
     .route("/", eventsRouter(deps, takeover))
     .route("/", webhooksRouter(deps))
-    .route("/", rejectionsRouter(deps));
+    .route("/", rejectionsRouter(deps))
+    .route("/", deviceRouter(deps))
+    .route("/", relayRouter(deps));
 
   const documentInfo = {
     openapi: "3.1.0",

@@ -106,6 +106,7 @@ export async function createBackend(
     async beginShutdown() {
       lifecycle.shuttingDown = true;
       await deps.services.liveEvents.stop();
+      deps.services.devRelay.streams.endAll();
     },
     async stop() {
       lifecycle.shuttingDown = true;

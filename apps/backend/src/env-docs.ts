@@ -65,6 +65,15 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
   RETENTION_EXPIRED_SIGN_IN_HOURS:
     "Sign-in attempts and hand-off codes are deleted this long after they expire.",
   RETENTION_INTERVAL_MINUTES: "How often each instance runs the retention round.",
+  RELAY_ENABLED:
+    "`true` turns on relay channels for `overture-webhooks listen` (`/relay/…`, `/api/relay/…`) and its command-line sign-in (`/auth/device`, `/device`). Off: all of them answer 404.",
+  RELAY_CHANNELS_PER_USER: "Relay channels one user may have.",
+  RELAY_DELIVERIES_PER_MINUTE:
+    "Deliveries one relay channel accepts a minute (a burst of as many, then refilled steadily); more answer 429.",
+  RELAY_BUFFER_DELIVERIES:
+    "Deliveries one relay channel holds for its listener (kept 5 minutes, for a reconnect); a full buffer answers 503 and the platform retries.",
+  RELAY_BUFFER_KB:
+    "Bytes (KiB) of bodies and headers one relay channel holds for its listener; a full buffer answers 503. A delivery's body is limited by WEBHOOK_MAX_BODY_BYTES.",
 };
 
 /** What a variable is when unset: its default, `unset`, or `required`. */

@@ -165,6 +165,11 @@ export const envVariables = z.object({
   RETENTION_WEBHOOK_REJECTIONS_DAYS: days(30),
   RETENTION_EXPIRED_SIGN_IN_HOURS: wholeNumber(1).default(24),
   RETENTION_INTERVAL_MINUTES: wholeNumber(1).default(60),
+  RELAY_ENABLED: z.stringbool({ error: "must be true or false" }).default(false),
+  RELAY_CHANNELS_PER_USER: wholeNumber(1).default(10),
+  RELAY_DELIVERIES_PER_MINUTE: wholeNumber(1).default(60),
+  RELAY_BUFFER_DELIVERIES: wholeNumber(1).default(100),
+  RELAY_BUFFER_KB: wholeNumber(64).default(4096),
 });
 
 /**
@@ -255,6 +260,16 @@ export const envSchema = envVariables
       webhookRejectionsMs: env.RETENTION_WEBHOOK_REJECTIONS_DAYS * 86_400_000,
       expiredSignInMs: env.RETENTION_EXPIRED_SIGN_IN_HOURS * 3_600_000,
       intervalMs: env.RETENTION_INTERVAL_MINUTES * 60_000,
+    },
+    /** The developer relay (`overture-webhooks listen`) and the CLI sign-in that reaches it. */
+    relay: {
+      enabled: env.RELAY_ENABLED,
+      channelsPerUser: env.RELAY_CHANNELS_PER_USER,
+      /** Per channel: a burst of this many, refilled at this rate. */
+      deliveriesPerMinute: env.RELAY_DELIVERIES_PER_MINUTE,
+      /** What one channel's buffer holds at most, in deliveries and in bytes. */
+      bufferDeliveries: env.RELAY_BUFFER_DELIVERIES,
+      bufferBytes: env.RELAY_BUFFER_KB * 1024,
     },
   }));
 

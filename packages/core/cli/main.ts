@@ -1,5 +1,10 @@
+import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { diagnoseWebhook, signWebhook } from "@overture/core/webhook";
+import { describeFetchError } from "./fetch-error.ts";
+import { listen } from "./listen/listen.ts";
+import { defaultConfigDir } from "./listen/store.ts";
 
 /** What the CLI touches, injected so tests run it in-process. */
 export interface CliIo {
@@ -9,6 +14,17 @@ export interface CliIo {
   readonly readFile: (path: string) => Promise<Uint8Array<ArrayBuffer>>;
   readonly fetch: typeof fetch;
   readonly now: () => number;
+  /**
+   * For a command that stops cleanly on Ctrl-C (`listen`): from the call on, Ctrl-C aborts the
+   * returned signal instead of ending the process.
+   */
+  readonly interrupts?: () => AbortSignal;
+  /** Where `listen` keeps its session and channel (default: the per-user config folder). */
+  readonly configDir?: string;
+  /** Waits, or rejects when `signal` aborts (tests make it instant). */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How long `listen` waits on a silent stream before reopening it (tests shorten it). */
+  readonly idleTimeoutMs?: number;
 }
 
 const DEFAULT_SECRET_ENV = "OVERTURE_WEBHOOK_SECRET";
@@ -21,6 +37,7 @@ Usage:
   overture-webhooks send   --url URL [--status STATUS] [--task-id ID] [--event-id ID] [--body-file FILE]
   overture-webhooks verify --url URL --header "X-Sign-Timestamp: …" --header "X-Signature: …"
                            --body-file FILE [--now MS] [--tolerance-ms MS]
+  overture-webhooks listen --backend URL --forward-to URL [--channel ID] [--replay]
 
 The secret is never an argument (arguments show in process lists): it is read from the
 environment variable ${DEFAULT_SECRET_ENV}, another one named by --secret-env NAME, or a file
@@ -32,9 +49,16 @@ No command prints a secret.
   send    POSTs a signed test event (spec 2.7) for STATUS (default success: ${STATUSES.join(", ")})
           to URL, like the platform, and prints the answer.
   verify  checks a captured delivery rule by rule and says which rule failed.
+  listen  receives the platform's deliveries on your machine through an Overture backend's relay
+          (its operator sets RELAY_ENABLED=true): signs in with a code you approve in the browser
+          (the session is kept, readable by you only, in $OVERTURE_CONFIG_DIR or
+          ~/.config/overture), prints the channel's URL to put in X-WebHook, and sends each
+          delivery to --forward-to with the same body bytes, headers, path suffix and query, so
+          your own signature check passes. One line per delivery; --replay first sends the last
+          one again; Ctrl-C stops. --channel uses another of your channels.
 
-Exit codes: 0 done (signed, delivered with 2xx, valid); 1 refused (answer not 2xx, delivery not
-valid); 2 wrong usage or unreadable input.`;
+Exit codes: 0 done (signed, delivered with 2xx, valid; listen stopped); 1 refused (answer not
+2xx, delivery not valid; listen cannot go on); 2 wrong usage or unreadable input.`;
 
 class UsageError extends Error {}
 
@@ -52,6 +76,10 @@ const OPTIONS = {
   "secret-env": { type: "string", multiple: true },
   "secret-file": { type: "string", multiple: true },
   "former-secret-env": { type: "string", multiple: true },
+  backend: { type: "string" },
+  "forward-to": { type: "string" },
+  channel: { type: "string" },
+  replay: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -78,6 +106,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     if (command === "sign") return await sign(values, io);
     if (command === "send") return await send(values, io);
     if (command === "verify") return await verify(values, io);
+    if (command === "listen") return await startListening(values, io);
     throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   } catch (error) {
     if (!(error instanceof UsageError) && !(error instanceof TypeError)) throw error;
@@ -117,9 +146,7 @@ async function send(values: Values, io: CliIo): Promise<number> {
       body,
     });
   } catch (error) {
-    io.err(
-      `overture-webhooks: no answer from ${url}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    io.err(`overture-webhooks: no answer from ${url}: ${describeFetchError(error)}`);
     return 1;
   }
   const text = (await response.text()).slice(0, 500);
@@ -162,6 +189,42 @@ async function verify(values: Values, io: CliIo): Promise<number> {
           .join(", ")}`,
   );
   return diagnosis.ok ? 0 : 1;
+}
+
+async function startListening(values: Values, io: CliIo): Promise<number> {
+  const backend = httpUrl(required(values.backend, "--backend"), "--backend");
+  const forwardTo = httpUrl(required(values["forward-to"], "--forward-to"), "--forward-to");
+  if (forwardTo.search || forwardTo.hash)
+    throw new UsageError(
+      "--forward-to takes no query: the query of the URL the platform called is sent on as it was (put yours in X-WebHook)",
+    );
+  const signal = io.interrupts?.();
+  return listen(
+    {
+      backend: backend.href.replace(/\/+$/, ""),
+      forwardTo: forwardTo.href,
+      ...(values.channel === undefined ? {} : { channel: values.channel }),
+      replay: values.replay === true,
+    },
+    {
+      out: io.out,
+      err: io.err,
+      fetch: io.fetch,
+      now: io.now,
+      ...(signal ? { signal } : {}),
+      sleep: io.sleep ?? ((ms, signal) => sleep(ms, undefined, signal ? { signal } : {})),
+      configDir: io.configDir ?? defaultConfigDir(io.env),
+      ...(io.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: io.idleTimeoutMs }),
+      userAgent: `overture-webhooks (listen; node ${process.version}; ${process.platform}; ${hostname()})`,
+    },
+  );
+}
+
+function httpUrl(text: string, flag: string): URL {
+  const url = URL.parse(text);
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw new UsageError(`${flag} must be an http(s) URL, got ${JSON.stringify(text)}`);
+  return url;
 }
 
 /** The event the platform would send for `status` (spec 2.7), with fresh ids. */

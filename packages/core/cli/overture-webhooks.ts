@@ -10,5 +10,17 @@ const code = await run(process.argv.slice(2), {
   readFile: async (path) => new Uint8Array(await readFile(path)),
   fetch: globalThis.fetch,
   now: Date.now,
+  // `listen` stops cleanly on Ctrl-C; a second Ctrl-C ends the process at once.
+  interrupts: () => {
+    const interrupted = new AbortController();
+    process.once("SIGINT", () => {
+      interrupted.abort();
+      process.once("SIGINT", () => process.exit(130));
+    });
+    process.once("SIGTERM", () => {
+      interrupted.abort();
+    });
+    return interrupted.signal;
+  },
 });
 process.exitCode = code;

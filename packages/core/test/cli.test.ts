@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { run, type CliIo } from "../cli/main.ts";
 import { createWebhookHandler } from "../src/receiver/index.ts";
@@ -117,6 +118,13 @@ describe("overture-webhooks", () => {
     expect(cli.out.join("")).toContain("HTTP 401");
   });
 
+  it("send to a port nobody listens on names the refused address, not only 'fetch failed'", async () => {
+    const port = await closedPort();
+    const cli = io({}, { fetch: globalThis.fetch });
+    expect(await run(["send", "--url", `http://127.0.0.1:${port}/hook`], cli.cli)).toBe(1);
+    expect(cli.err.join("")).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
+  });
+
   it.each(vectors)("verify: $id", async (v) => {
     const env = Object.fromEntries(v.secrets.map((s, i) => [`S${i}`, s]));
     const cli = io({ body: bodyBytes(v) }, { env, now: () => v.now });
@@ -138,3 +146,18 @@ describe("overture-webhooks", () => {
     for (const secret of v.secrets) expect(cli.all()).not.toContain(secret);
   });
 });
+
+/** A local port that was free a moment ago and has nothing listening on it now. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}

@@ -22,3 +22,11 @@ export const SESSIONS_REVOKED_CHANNEL = "overture_sessions_revoked";
  * verifying with a cleared or replaced secret until its cache entry ages out.
  */
 export const WEBHOOK_SECRETS_CHANGED_CHANNEL = "overture_webhook_secrets_changed";
+
+/**
+ * A delivery reached a developer relay channel; payload `<channelId>:<deliveryId>` (the body
+ * stays in `relay_deliveries`: a NOTIFY payload is limited to 8000 bytes). Written by the relay
+ * in the transaction that stores the delivery; every instance's relay streams of that channel
+ * read it from the table.
+ */
+export const RELAY_DELIVERIES_CHANNEL = "overture_relay_deliveries";

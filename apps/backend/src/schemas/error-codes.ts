@@ -17,7 +17,7 @@ export const INVALID_GRANT = "invalid_grant";
 export const INVALID_STATE = "invalid_state";
 /** `/auth/start` with a redirect address outside `EXTENSION_REDIRECT_URLS`. */
 export const REDIRECT_URI_NOT_ALLOWED = "redirect_uri_not_allowed";
-/** Too many sign-in requests from one address. */
+/** Too many sign-in requests from one address, or deliveries to one relay channel. */
 export const RATE_LIMITED = "rate_limited";
 /** No active session of the caller's has this id. */
 export const SESSION_NOT_FOUND = "session_not_found";
@@ -86,6 +86,32 @@ export const MALFORMED_BODY = "malformed_body";
 /** The event names another task than the one its callback URL belongs to. */
 export const TASK_MISMATCH = "task_mismatch";
 
+// Command-line sign-in (RFC 8628 device authorization grant; the codes are the RFC's)
+/** The person has not approved the device yet: poll again after `interval`. */
+export const AUTHORIZATION_PENDING = "authorization_pending";
+/** Polled sooner than `interval`: wait 5 s longer from now on. */
+export const SLOW_DOWN = "slow_down";
+/** The device code expired before it was approved: start again. */
+export const EXPIRED_TOKEN = "expired_token";
+/** The person denied the device (on the confirmation page or the platform's). */
+export const ACCESS_DENIED = "access_denied";
+/** A token request with a `grant_type` other than the device code's. */
+export const UNSUPPORTED_GRANT_TYPE = "unsupported_grant_type";
+/** A user code that names no pending sign-in (mistyped, expired or already used). */
+export const INVALID_USER_CODE = "invalid_user_code";
+
+// Developer relay (`overture-webhooks listen`)
+/** No relay channel of the caller's with this id, or no channel at this relay URL. */
+export const RELAY_CHANNEL_NOT_FOUND = "relay_channel_not_found";
+/** The user already has the most relay channels allowed: delete one first. */
+export const RELAY_CHANNEL_LIMIT = "relay_channel_limit";
+/** Nobody listens on the channel now: the delivery is refused so the platform retries later. */
+export const RELAY_NO_LISTENER = "relay_no_listener";
+/** The channel's buffer holds as many deliveries or bytes as allowed: retry later. */
+export const RELAY_BUFFER_FULL = "relay_buffer_full";
+/** A relay URL called with a method other than POST. */
+export const METHOD_NOT_ALLOWED = "method_not_allowed";
+
 // The server itself
 /** The database is unreachable; retry after `Retry-After`. */
 export const DATABASE_UNAVAILABLE = "database_unavailable";
@@ -129,6 +155,17 @@ export const API_ERROR_CODES = [
   NO_SECRET,
   MALFORMED_BODY,
   TASK_MISMATCH,
+  AUTHORIZATION_PENDING,
+  SLOW_DOWN,
+  EXPIRED_TOKEN,
+  ACCESS_DENIED,
+  UNSUPPORTED_GRANT_TYPE,
+  INVALID_USER_CODE,
+  RELAY_CHANNEL_NOT_FOUND,
+  RELAY_CHANNEL_LIMIT,
+  RELAY_NO_LISTENER,
+  RELAY_BUFFER_FULL,
+  METHOD_NOT_ALLOWED,
   DATABASE_UNAVAILABLE,
   INTERNAL_ERROR,
   SHUTTING_DOWN,

@@ -6,6 +6,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import type { Vault } from "../lib/vault.ts";
 import { createRateLimitStore } from "./auth/rate-limits.ts";
+import { createDeviceFlowService } from "./auth/device-flow.ts";
 import { createSessionService } from "./auth/sessions.ts";
 import { createSignInService } from "./auth/sign-in.ts";
 import { createUserService } from "./auth/users.ts";
@@ -23,6 +24,7 @@ import { createTaskServices } from "./tasks/index.ts";
 import { createLibrary } from "./tasks/library.ts";
 import { createTaskPurge } from "./tasks/purge.ts";
 import { createShareService } from "./shares/shares.ts";
+import { createDevRelay } from "./dev-relay/index.ts";
 
 /** What the running process knows about itself; read by `/readyz` and shutdown. */
 export interface Lifecycle {
@@ -64,6 +66,10 @@ export function createServices(base: BaseDeps) {
   const accessTokens = createAccessTokenCatalog(base, grants);
   const selections = createSelectionService(base, accessTokens);
   const webhookSecrets = createWebhookSecretService(base);
+  const signIn = createSignInService(base, { users, grants, sessions });
+  // The command-line sign-in (RFC 8628) of `overture-webhooks listen`.
+  const deviceFlow = createDeviceFlowService(base, { signIn, sessions, users });
+  const rateLimits = createRateLimitStore(base);
   const { runtime, tasks, taskQueue, reconciler } = createTaskServices({
     ...base,
     proxyTokens,
@@ -88,6 +94,12 @@ export function createServices(base: BaseDeps) {
       liveEvents.committedHere(lastEventId);
     },
   });
+  // The developer relay (RELAY_ENABLED): channels, their buffer and their listeners' streams.
+  const devRelay = createDevRelay(base, {
+    rateLimits,
+    revocations: (onRevoked) => sessions.onRevoked(onRevoked),
+    prune: () => deviceFlow.pruneExpired(),
+  });
   // Re-seals values of retired encryption keys.
   const resealer = createResealer(base);
   // Deletes rows past their retention age (RETENTION_*), on every instance without overlap.
@@ -96,8 +108,9 @@ export function createServices(base: BaseDeps) {
   const services = {
     sessions,
     users,
-    signIn: createSignInService(base, { users, grants, sessions }),
-    rateLimits: createRateLimitStore(base),
+    signIn,
+    deviceFlow,
+    rateLimits,
     grants,
     proxyTokens,
     accessTokens,
@@ -114,6 +127,7 @@ export function createServices(base: BaseDeps) {
     archive,
     webhookIntake,
     liveEvents,
+    devRelay,
   };
   /**
    * Started in this order and stopped in reverse: live events are up before anything appends
@@ -130,6 +144,7 @@ export function createServices(base: BaseDeps) {
     taskPurge,
     resealer,
     retention,
+    ...(base.config.relay.enabled ? [devRelay] : []),
   ];
   return { services, workers };
 }

@@ -3,6 +3,7 @@ import {
   boolean,
   doublePrecision,
   index,
+  integer,
   pgTable,
   text,
   timestamp,
@@ -61,4 +62,30 @@ export const rateLimits = pgTable("rate_limits", {
   /** Whether the last request was let through (set by the same statement that spends a token). */
   allowed: boolean("allowed").notNull(),
   at: timestamp("at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * A command-line sign-in in progress (RFC 8628 device authorization grant). The device polls with
+ * `device_code`; the person types `user_code` on `/device`, signs in on the platform (`state`)
+ * and confirms (`confirm`). Every one of these is stored only as its SHA-256.
+ */
+export const deviceAuthorizations = pgTable("device_authorizations", {
+  deviceCodeHash: text("device_code_hash").primaryKey(),
+  userCodeHash: text("user_code_hash").notNull().unique(),
+  /** `pending` until the person approves or denies. */
+  status: text("status", { enum: ["pending", "approved", "denied"] }).notNull(),
+  /** The platform sign-in started from `/device` (single use, like `login_attempts`). */
+  stateHash: text("state_hash").unique(),
+  /** The one-time token of the confirmation form, issued after the platform sign-in. */
+  confirmHash: text("confirm_hash").unique(),
+  /** Who signed in on the platform for this code (before and after they confirm). */
+  userId: bigint("user_id", { mode: "number" }).references(() => users.id, {
+    onDelete: "cascade",
+  }),
+  /** The device's User-Agent, shown on the confirmation page and kept on its session. */
+  userAgent: text("user_agent"),
+  intervalSeconds: integer("interval_seconds").notNull(),
+  lastPolledAt: timestamp("last_polled_at", { withTimezone: true }),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });

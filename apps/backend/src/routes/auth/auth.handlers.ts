@@ -9,6 +9,7 @@ import { isAllowedRedirect } from "../../lib/redirect-allowlist.ts";
 import { rateLimit } from "../../middleware/rate-limit.ts";
 import { requireSession } from "../../middleware/session.ts";
 import { InsufficientScopeError } from "../../services/auth/sign-in.ts";
+import { deviceCallback } from "../device/device-callback.ts";
 import { publicUser } from "../../services/auth/users.ts";
 import { callback, check, logout, start, token } from "./auth.routes.ts";
 import {
@@ -44,7 +45,7 @@ function resultUrl(redirectUri: string, params: Record<string, string>): string 
 
 export function authRouter(deps: AppDeps) {
   const { config, logger } = deps;
-  const { signIn, sessions } = deps.services;
+  const { signIn, sessions, deviceFlow } = deps.services;
   // 20 per minute with bursts of 10, per client address, per endpoint, across all instances.
   const limited = (name: string) =>
     rateLimit({
@@ -106,6 +107,12 @@ export function authRouter(deps: AppDeps) {
     .openapi({ ...callback, middleware: callbackLimit }, async (c) => {
       const query = c.req.valid("query");
       const attempt = query.state ? await signIn.consumeAttempt(query.state) : null;
+      // A sign-in started on `/device` (the command line) comes back through the same callback.
+      const device =
+        !attempt && query.state && config.relay.enabled
+          ? await deviceFlow.consumeState(query.state)
+          : null;
+      if (device) return deviceCallback(c, deps, device, query);
       if (!attempt) {
         return refuse(
           c,

@@ -51,6 +51,33 @@ export function createSignInService(
   const { db, clock, config, platform } = deps;
   const callbackUrl = `${config.publicUrl}/oauth/callback`;
 
+  function platformAuthorizeUrl(state: string): string {
+    return authorizeUrl({
+      baseUrl: config.platform.baseUrl,
+      clientId: config.platform.clientId,
+      redirectUri: callbackUrl,
+      scope: [...SIGN_IN_SCOPE],
+      state,
+    });
+  }
+
+  /**
+   * Exchanges the platform's code and records the user and the grant: the part of a sign-in the
+   * extension's and the command line's share. Platform failures propagate as `PlatformError`s.
+   */
+  async function signInUser(code: string): Promise<UserRow> {
+    const obtainedAt = clock.now();
+    const tokens = await platform.exchangeCode({ code, redirectUri: callbackUrl });
+    // A platform may grant fewer scopes than asked (RFC 6749 3.3). Without `api_key` Overture
+    // cannot list tokens or mint proxy tokens, so the sign-in stops here with a clear reason.
+    const granted = tokens.scope?.split(" ");
+    if (granted && !granted.includes("api_key")) throw new InsufficientScopeError(granted);
+    const info = await platform.getUserInfo(tokens.access_token);
+    const user = await services.users.upsert(info);
+    await services.grants.store(user.id, tokens, SIGN_IN_SCOPE.join(" "), obtainedAt);
+    return user;
+  }
+
   async function pruneExpired(now: number): Promise<void> {
     await db.delete(loginAttempts).where(lt(loginAttempts.expiresAt, new Date(now)));
     await db.delete(handoffCodes).where(lt(handoffCodes.expiresAt, new Date(now)));
@@ -71,14 +98,16 @@ export function createSignInService(
         expiresAt: new Date(now + LOGIN_ATTEMPT_TTL_MS),
         createdAt: new Date(now),
       });
-      return authorizeUrl({
-        baseUrl: config.platform.baseUrl,
-        clientId: config.platform.clientId,
-        redirectUri: callbackUrl,
-        scope: [...SIGN_IN_SCOPE],
-        state,
-      });
+      return platformAuthorizeUrl(state);
     },
+
+    /**
+     * The platform's authorization URL for a sign-in whose `state` the caller stored: the
+     * command-line sign-in (device-flow.ts) sends its person through the same page and callback.
+     */
+    authorizeUrl: platformAuthorizeUrl,
+
+    signInUser,
 
     /** Takes the attempt `state` names, once; null when unknown, already used or expired. */
     async consumeAttempt(state: string): Promise<LoginAttempt | null> {
@@ -103,15 +132,7 @@ export function createSignInService(
       attempt: LoginAttempt,
       code: string,
     ): Promise<{ handoffCode: string; user: UserRow }> {
-      const obtainedAt = clock.now();
-      const tokens = await platform.exchangeCode({ code, redirectUri: callbackUrl });
-      // A platform may grant fewer scopes than asked (RFC 6749 3.3). Without `api_key` Overture
-      // cannot list tokens or mint proxy tokens, so the sign-in stops here with a clear reason.
-      const granted = tokens.scope?.split(" ");
-      if (granted && !granted.includes("api_key")) throw new InsufficientScopeError(granted);
-      const info = await platform.getUserInfo(tokens.access_token);
-      const user = await services.users.upsert(info);
-      await services.grants.store(user.id, tokens, SIGN_IN_SCOPE.join(" "), obtainedAt);
+      const user = await signInUser(code);
       const handoffCode = newOpaqueToken("hc");
       const now = clock.now();
       await db.insert(handoffCodes).values({
