@@ -12,13 +12,15 @@ export {
   WEBHOOK_EVENT_INVALID,
   WEBHOOK_HANDLER_FAILED,
   WEBHOOK_METHOD_NOT_ALLOWED,
+  WEBHOOK_RECEIVER_FAILED,
 } from "./codes.ts";
 export { createWebhookHandler } from "./handler.ts";
-export { DEFAULT_MAX_BODY_BYTES, receiveWebhook } from "./receive.ts";
+export { DEFAULT_MAX_BODY_BYTES } from "./options.ts";
 export type {
-  WebhookAnswer,
-  WebhookDelivery,
   WebhookEventContext,
   WebhookReceiverOptions,
   WebhookRejection,
-} from "./receive.ts";
+  WebhookSecrets,
+} from "./options.ts";
+export { receiveWebhook } from "./receive.ts";
+export type { WebhookAnswer, WebhookDelivery } from "./receive.ts";

@@ -1,101 +1,27 @@
-import { callbackEventSchema, type CallbackEvent } from "../schemas/index.ts";
+import { callbackEventSchema } from "../schemas/index.ts";
 import {
   readWebhookBody,
   verifyWebhook,
   verifyWebhookSync,
-  type HashSha256,
-  type HmacSha256Hex,
-  type SignatureDiagnosis,
   type VerifyWebhookOptions,
   type WebhookHeaders,
-  type WebhookVerified,
 } from "../webhook/index.ts";
 import {
   WEBHOOK_BODY_TOO_LARGE,
   WEBHOOK_EVENT_INVALID,
   WEBHOOK_HANDLER_FAILED,
   WEBHOOK_METHOD_NOT_ALLOWED,
+  WEBHOOK_RECEIVER_FAILED,
 } from "./codes.ts";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  checkReceiverOptions,
+  type WebhookReceiverOptions,
+  type WebhookRejection,
+} from "./options.ts";
 
-/**
- * Default largest body a receiver reads: 1 MiB. A callback event (spec 2.7) is a few hundred
- * bytes; the limit only keeps a flood of large requests from filling memory.
- *
- * @example
- * ```ts
- * createWebhookHandler({ secrets, onEvent, maxBodyBytes: DEFAULT_MAX_BODY_BYTES / 4 });
- * ```
- */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
-/**
- * What a verified, valid delivery hands to `onEvent` beside the event.
- *
- * @example
- * ```ts
- * onEvent: (event, { verification }) => log.info({ signedAt: verification.timestamp }, event.status)
- * ```
- */
-export interface WebhookEventContext {
-  readonly verification: WebhookVerified;
-  /** The raw body, exactly as received and verified. */
-  readonly body: Uint8Array;
-}
-
-/**
- * A delivery the receiver refused, for the application's log; never holds a secret.
- *
- * @example
- * ```ts
- * onRejected: ({ status, code, message }) => log.warn({ status, code }, message)
- * ```
- */
-export interface WebhookRejection {
-  readonly status: number;
-  readonly code: string;
-  readonly message: string;
-  /** The spec 7 causes of a signature mismatch that could be confirmed. */
-  readonly diagnoses?: readonly SignatureDiagnosis[];
-  /** What `onEvent` or `seen` threw (`WEBHOOK_HANDLER_FAILED`). */
-  readonly error?: unknown;
-}
-
-/**
- * Settings of a webhook receiver: the verification settings of `verifyWebhook` (secrets for
- * rotation, `formerSecrets`, the timestamp window, diagnostics, the HMAC) and what to do with an
- * event.
- *
- * @example
- * ```ts
- * const options: WebhookReceiverOptions = {
- *   secrets: [process.env.WEBHOOK_SECRET, process.env.WEBHOOK_SECRET_NEXT],
- *   onEvent: async (event) => { await db.saveEvent(event); },
- *   seen: (eventId) => db.hasEvent(eventId),
- * };
- * ```
- */
-export interface WebhookReceiverOptions extends Omit<
-  VerifyWebhookOptions,
-  "body" | "url" | "headers"
-> {
-  /** Receives each verified event (spec 2.7), typed and validated, once per `event_id` when
-   * `seen` is given. Throwing answers 500, so the platform delivers it again. */
-  readonly onEvent: (event: CallbackEvent, context: WebhookEventContext) => void | Promise<void>;
-  /** Whether `onEvent` already handled this `event_id` (spec 6 rule 3: the platform re-delivers
-   * an event with the same id). `true` answers 200 without calling `onEvent`. It only reads:
-   * record the id in `onEvent`, with the event's effect, so a failed `onEvent` is retried. */
-  readonly seen?: (eventId: string) => boolean | Promise<boolean>;
-  /** Told about every refused delivery, for logs. */
-  readonly onRejected?: (rejection: WebhookRejection) => void;
-  /** Largest body read, in bytes; default {@link DEFAULT_MAX_BODY_BYTES}. */
-  readonly maxBodyBytes?: number;
-  /** HMAC implementation; default WebCrypto. */
-  readonly hmac?: HmacSha256Hex;
-  /** A one-shot SHA-256 such as `node:crypto`'s `hash` (Node >= 20.12): deliveries are then
-   * verified by `verifyWebhookSync({ hash })`, the fastest verifier, with no promise per HMAC.
-   * Give `hash` or `hmac`, not both (a TypeError). */
-  readonly hash?: HashSha256;
-}
+/** Receiver settings as {@link checkReceiverOptions} returns them. */
+export type CheckedReceiverOptions = ReturnType<typeof checkReceiverOptions>;
 
 /**
  * A delivery as any server framework holds it: the method, the URL as the platform called it
@@ -134,7 +60,11 @@ export interface WebhookAnswer {
  * over the raw bytes with the timestamp window and every secret (401), strict UTF-8 JSON (400),
  * the event of spec 2.7 (400), `seen` (200, `duplicate`), then `onEvent` (200, `accepted`; 500
  * when it throws, so the platform retries). `createWebhookHandler` and
- * `createWebhookMiddleware` wrap it for fetch and for Node.
+ * `createWebhookMiddleware` wrap it for fetch and for Node, and check `options` once, when they
+ * are created; called directly, it checks them on every call.
+ *
+ * @throws TypeError for settings no delivery can fix: no secret, an empty or blank one, `hash`
+ *   with `hmac` (see {@link WebhookReceiverOptions}).
  *
  * @example
  * ```ts
@@ -146,13 +76,15 @@ export async function receiveWebhook(
   delivery: WebhookDelivery,
   options: WebhookReceiverOptions,
 ): Promise<WebhookAnswer> {
-  const refuse = (rejection: WebhookRejection): WebhookAnswer => {
-    options.onRejected?.(rejection);
-    return {
-      status: rejection.status,
-      body: { error: rejection.code, message: rejection.message },
-    };
-  };
+  return receiveChecked(delivery, checkReceiverOptions(options, "receiveWebhook"));
+}
+
+/** {@link receiveWebhook} with settings {@link checkReceiverOptions} has checked. */
+export async function receiveChecked(
+  delivery: WebhookDelivery,
+  options: CheckedReceiverOptions,
+): Promise<WebhookAnswer> {
+  const refuse = (rejection: WebhookRejection) => refusal(options, rejection);
   if (delivery.method.toUpperCase() !== "POST") {
     const message = "Webhook deliveries are POST requests (spec 4.8)";
     return refuse({ status: 405, code: WEBHOOK_METHOD_NOT_ALLOWED, message });
@@ -189,7 +121,7 @@ export async function receiveWebhook(
 }
 
 /** The delivery verified with the receiver's HMAC: `hash` synchronously, else `hmac` or WebCrypto. */
-function verify(delivery: WebhookDelivery, options: WebhookReceiverOptions) {
+function verify(delivery: WebhookDelivery, options: CheckedReceiverOptions) {
   const input: VerifyWebhookOptions = {
     body: delivery.body,
     url: delivery.url,
@@ -202,10 +134,35 @@ function verify(delivery: WebhookDelivery, options: WebhookReceiverOptions) {
     diagnose: options.diagnose,
   };
   if (options.hash === undefined) return verifyWebhook({ ...input, hmac: options.hmac });
-  if (options.hmac !== undefined) {
-    throw new TypeError("A webhook receiver takes `hash` or `hmac`, not both");
-  }
   return verifyWebhookSync({ ...input, hash: options.hash });
+}
+
+/**
+ * Tells `onRejected` (if any) about a refused delivery and returns its answer. A throwing
+ * `onRejected` changes nothing for the sender: the answer stays, and the error goes to the
+ * console, since the hook that would have logged it is the one that failed.
+ */
+export function refusal(
+  options: WebhookReceiverOptions,
+  rejection: WebhookRejection,
+): WebhookAnswer {
+  try {
+    options.onRejected?.(rejection);
+  } catch (error) {
+    console.error(`webhook receiver: onRejected threw while reporting ${rejection.code}`, error);
+  }
+  return { status: rejection.status, body: { error: rejection.code, message: rejection.message } };
+}
+
+/**
+ * The answer when the receiver itself broke (the request stream failed, a bug): 500, so the
+ * platform delivers again, reported to `onRejected`, or else to the console: a server must
+ * never lose such an error, nor crash on it.
+ */
+export function receiverFailure(options: WebhookReceiverOptions, error: unknown): WebhookAnswer {
+  const message = "The webhook receiver failed; the platform will deliver the event again";
+  if (!options.onRejected) console.error(`webhook receiver: ${WEBHOOK_RECEIVER_FAILED}`, error);
+  return refusal(options, { status: 500, code: WEBHOOK_RECEIVER_FAILED, message, error });
 }
 
 /** The rejection of a body longer than `max` bytes. */

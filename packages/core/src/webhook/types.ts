@@ -26,10 +26,12 @@ export interface VerifyWebhookOptions {
   readonly url: string | URL;
   /** The request headers; names are matched case-insensitively. */
   readonly headers: WebhookHeaders;
-  /** The current secret, or several during a rotation (tried in order). None may be empty. */
+  /** The current secret, or several during a rotation (tried in order). None may be missing,
+   * empty or blank: that throws a TypeError (a configuration error, not a request's). */
   readonly secrets: string | readonly string[];
-  /** Secrets no longer accepted; only used to explain a mismatch (`FORMER_SECRET_MATCHES`). */
-  readonly formerSecrets?: readonly string[];
+  /** Secrets no longer accepted; only used to explain a mismatch (`FORMER_SECRET_MATCHES`).
+   * Unset ones (`undefined`, empty: an environment variable not set) are skipped. */
+  readonly formerSecrets?: readonly (string | undefined)[];
   /** Other URLs the platform may have called (e.g. the public URL in front of a proxy); only
    * used to explain a mismatch (`URL_MISMATCH`). */
   readonly alternateUrls?: readonly (string | URL)[];
