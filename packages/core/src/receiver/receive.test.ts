@@ -165,6 +165,27 @@ describe("createWebhookHandler", () => {
     expect(JSON.stringify(rejections)).not.toContain(SECRET);
   });
 
+  it("tells the sender of a mismatch the code and a generic message, onRejected the diagnosis", async () => {
+    const { handle, rejections } = receiver({ secrets: "new-secret", formerSecrets: [SECRET] });
+    const response = await handle(await signed());
+    expect(await response.json()).toEqual({
+      error: "WEBHOOK_SIGNATURE_MISMATCH",
+      message: "The signature could not be verified",
+    });
+    expect(rejections[0]?.message).toContain("matches none of the 1 secret(s)");
+    expect(rejections[0]?.message).toContain("formerSecrets[0]");
+  });
+
+  it("tells the sender of a stale delivery the code and a generic message, not the tolerance", async () => {
+    const { handle, rejections } = receiver({ now: () => NOW + 10 * 60_000 });
+    const response = await handle(await signed());
+    expect(await response.json()).toEqual({
+      error: "WEBHOOK_TIMESTAMP_OUT_OF_RANGE",
+      message: "X-Sign-Timestamp is outside the accepted window",
+    });
+    expect(rejections[0]?.message).toContain("beyond the tolerance of 300000 ms");
+  });
+
   it("verifies with a one-shot hash: accepts, and diagnoses a former secret", async () => {
     const recorder = recordingHash();
     expect((await receiver({ hash: recorder.hash }).handle(await signed())).status).toBe(200);

@@ -1,5 +1,9 @@
 import { callbackEventSchema } from "../schemas/index.ts";
 import {
+  WEBHOOK_MALFORMED_TIMESTAMP,
+  WEBHOOK_MISSING_HEADER,
+  WEBHOOK_SIGNATURE_MISMATCH,
+  WEBHOOK_TIMESTAMP_OUT_OF_RANGE,
   readWebhookBody,
   verifyWebhook,
   verifyWebhookSync,
@@ -138,7 +142,8 @@ function verify(delivery: WebhookDelivery, options: CheckedReceiverOptions) {
 }
 
 /**
- * Tells `onRejected` (if any) about a refused delivery and returns its answer. A throwing
+ * Tells `onRejected` (if any) about a refused delivery and returns its answer: the code and, for
+ * a request that failed verification, a generic message (see `SENDER_MESSAGES`). A throwing
  * `onRejected` changes nothing for the sender: the answer stays, and the error goes to the
  * console, since the hook that would have logged it is the one that failed.
  */
@@ -151,8 +156,24 @@ export function refusal(
   } catch (error) {
     console.error(`webhook receiver: onRejected threw while reporting ${rejection.code}`, error);
   }
-  return { status: rejection.status, body: { error: rejection.code, message: rejection.message } };
+  const message = SENDER_MESSAGES[rejection.code] ?? rejection.message;
+  return { status: rejection.status, body: { error: rejection.code, message } };
 }
+
+/**
+ * What the sender of a request that failed verification is told: the code and a generic
+ * message. The full message says how the receiver is set up (how many secrets, which former
+ * secret matched, the tolerance); an unauthenticated sender must not learn that, so it goes to
+ * `onRejected` only, as Stripe's and Svix's libraries keep the details for the receiver's log.
+ * Later refusals (a body that is not an event) come from a sender who signed, and say what.
+ */
+const SENDER_MESSAGES: Readonly<Record<string, string>> = {
+  [WEBHOOK_MISSING_HEADER]:
+    "The request is not signed: X-Sign-Timestamp and X-Signature are required",
+  [WEBHOOK_MALFORMED_TIMESTAMP]: "X-Sign-Timestamp is not a 13-digit millisecond timestamp",
+  [WEBHOOK_TIMESTAMP_OUT_OF_RANGE]: "X-Sign-Timestamp is outside the accepted window",
+  [WEBHOOK_SIGNATURE_MISMATCH]: "The signature could not be verified",
+};
 
 /**
  * The answer when the receiver itself broke (the request stream failed, a bug): 500, so the
