@@ -3,7 +3,7 @@
 // the pack tests of @overture/core and @overture/platform-emulator; every wait is bounded and
 // every process it starts is stopped by its own process group.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, posix } from "node:path";
@@ -257,6 +257,59 @@ export async function readmeExamples(readme: URL): Promise<Map<string, string>> 
     examples.set(match[2] ?? "", match[1] ?? "");
   }
   return examples;
+}
+
+/**
+ * The TypeScript settings a consumer may compile with, by name: Node's two ESM resolutions and
+ * a bundler's. Every one is checked with `strict` and `exactOptionalPropertyTypes`.
+ */
+export const MODULE_SETTINGS = {
+  nodenext: { module: "nodenext", moduleResolution: "nodenext" },
+  node16: { module: "node16", moduleResolution: "node16" },
+  bundler: { module: "preserve", moduleResolution: "bundler" },
+} as const;
+
+export type ModuleSetting = keyof typeof MODULE_SETTINGS;
+
+/**
+ * Gives the scratch project the `@types/node` of `packageDir` (a link to it), so TypeScript
+ * programs that import `node:*` compile there without another install.
+ */
+export async function linkNodeTypes(project: ScratchProject, packageDir: URL): Promise<void> {
+  const source = await realpath(fileURLToPath(new URL("node_modules/@types/node", packageDir)));
+  await mkdir(join(project.dir, "node_modules/@types"), { recursive: true });
+  await rm(join(project.dir, "node_modules/@types/node"), { recursive: true, force: true });
+  await symlink(source, join(project.dir, "node_modules/@types/node"), "dir");
+}
+
+/**
+ * Compiles `files` of the scratch project as a consumer would, with the strictest settings a
+ * consumer is likely to have (`strict`, `exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`,
+ * the shipped declarations checked too: `skipLibCheck: false`) and one of
+ * {@link MODULE_SETTINGS}. `emit` writes JavaScript to `out/` (for `nodenext` only, which Node
+ * runs as it is); otherwise nothing is written. `tsc` is the path of TypeScript's `bin/tsc`.
+ */
+export async function compileTypeScript(
+  project: ScratchProject,
+  files: readonly string[],
+  options: { tsc: string; setting: ModuleSetting; emit?: boolean },
+): Promise<CommandResult> {
+  const config = {
+    compilerOptions: {
+      ...MODULE_SETTINGS[options.setting],
+      target: "es2022",
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      skipLibCheck: false,
+      types: ["node"],
+      ...(options.emit ? { outDir: "out", rootDir: "." } : { noEmit: true }),
+    },
+    files,
+  };
+  const name = `tsconfig.${options.setting}${options.emit ? ".emit" : ""}.json`;
+  await project.write(name, JSON.stringify(config, null, 2));
+  return runCommand(process.execPath, [options.tsc, "-p", name], { cwd: project.dir });
 }
 
 /** The link targets of a Markdown text, outside fenced and inline code. */

@@ -51,27 +51,27 @@ export interface PlatformClientOptions {
   /** `{base_url}`: authorization page, token and open endpoints (`/oauth`, `/api/open`). */
   baseUrl: string;
   /** `{api_url}`: asynchronous-task endpoints. Defaults to `baseUrl`. */
-  apiUrl?: string;
+  apiUrl?: string | undefined;
   /** Needed for `exchangeCode` and `refreshGrant` only. */
-  clientId?: string;
+  clientId?: string | undefined;
   /** Needed for `exchangeCode` and `refreshGrant` only. Server-side only (spec 1 rule 6). */
-  clientSecret?: string;
+  clientSecret?: string | undefined;
   /** Client authentication at the token endpoint: `"basic"` (default) or `"form"` (spec 4.2). */
-  clientAuth?: ClientAuth;
+  clientAuth?: ClientAuth | undefined;
   /** `fetch` to use. Defaults to the global one. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Clock in ms since the epoch. Defaults to `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Sleep used between retries and polls; must end at once when its signal aborts. */
-  sleep?: Sleep;
+  sleep?: Sleep | undefined;
   /** Random number in [0, 1) for jitter. Defaults to `Math.random`. */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /** Retries of idempotent requests and the "never sent" test of submits. */
-  retry?: RetryOptions;
+  retry?: RetryOptions | undefined;
   /** Per-request timeout in ms. Default 30,000; `0` or `Infinity` disables it. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Default polling schedule of `waitForTask` / `watchTask`. */
-  poll?: PollOptions;
+  poll?: PollOptions | undefined;
 }
 
 /**
@@ -83,11 +83,11 @@ export interface PlatformClientOptions {
  * ```
  */
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Per-request timeout of this call, over the client's. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retries of this call, over the client's `retry.retries` (idempotent calls and submit). */
-  retries?: number;
+  retries?: number | undefined;
 }
 
 /**
@@ -117,7 +117,7 @@ export interface PlatformClient {
   submitMusicTask(
     apiToken: string,
     params: FormParams,
-    options?: CallOptions & { webhookUrl?: string },
+    options?: CallOptions & { webhookUrl?: string | undefined },
   ): Promise<SubmitResponse>;
   getTask(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
   getTaskStatus(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
@@ -196,7 +196,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   };
   const task = (apiToken: string, call?: CallOptions) => ({ apiUrl, apiToken, ...http(call) });
   const watchDeps = (apiToken: string, taskId: string, requestTimeoutMs?: number) => ({
-    getTaskOnce: (call: { signal?: AbortSignal; timeoutMs?: number }) =>
+    getTaskOnce: (call: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined }) =>
       tasks.getTask({ ...task(apiToken, call), taskId }),
     now,
     sleep,

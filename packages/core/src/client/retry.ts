@@ -206,7 +206,7 @@ export interface RetryContext {
   canRetry: (error: unknown) => boolean;
   sleep: Sleep;
   random: () => number;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

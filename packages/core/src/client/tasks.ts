@@ -83,7 +83,7 @@ function checkWebhookUrl(url: string): void {
  * ```
  */
 export async function submitMusicTask(
-  options: TaskEndpointOptions & { params: FormParams; webhookUrl?: string },
+  options: TaskEndpointOptions & { params: FormParams; webhookUrl?: string | undefined },
 ): Promise<SubmitResponse> {
   const { body, contentType } = encodeMultipart(musicForm(options.params));
   const headers: Record<string, string> = {

@@ -24,9 +24,9 @@ import {
  * ```
  */
 export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
-  readonly method?: string;
+  readonly method?: string | undefined;
   /** The request target as received: path and query, never re-encoded. */
-  readonly url?: string;
+  readonly url?: string | undefined;
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   readonly body?: unknown;
 }

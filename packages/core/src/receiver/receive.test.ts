@@ -21,7 +21,7 @@ const bytesOf = bodyBytes;
 type Vector = VectorCase;
 
 /** The status and error code a receiver must answer for a vector. */
-function expectedAnswer(v: Vector): { status: number; error?: string } {
+function expectedAnswer(v: Vector): { status: number; error?: string | undefined } {
   if (!v.expected.ok) return { status: 401, error: v.expected.code };
   if (v.expected.body_reading !== "json") return { status: 400, error: v.expected.body_reading };
   return { status: 200 };

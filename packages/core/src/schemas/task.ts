@@ -255,7 +255,7 @@ function errorText(error: TaskError | null | undefined): string | undefined {
  * ```
  */
 export function taskErrorMessage(
-  task: Pick<Task, "output" | "error"> & { message?: string | null },
+  task: Pick<Task, "output" | "error"> & { message?: string | null | undefined },
 ): string | undefined {
   return errorText(task.output?.error) ?? errorText(task.error) ?? errorText(task.message);
 }
@@ -306,7 +306,7 @@ export function signedLinkExpiresAt(link: string): number | undefined {
  * ```
  */
 export function taskResultUrl(task: {
-  output?: { file_url?: unknown; url?: unknown } | null;
+  output?: { file_url?: unknown; url?: unknown } | null | undefined;
 }): string | undefined {
   const { file_url: fileUrl, url } = task.output ?? {};
   if (typeof fileUrl === "string" && fileUrl.trim() !== "") return fileUrl;

@@ -19,13 +19,13 @@ export interface SignWebhookInput {
   /** The exact body that will be sent: bytes, or text (signed as its UTF-8 bytes). */
   readonly body: WebhookBody;
   /** Signing time in ms since the epoch; default `now()`. Must have 13 digits. */
-  readonly timestamp?: number;
+  readonly timestamp?: number | undefined;
   /** Clock used when `timestamp` is absent; default `Date.now`. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
   /** How to read the query; default `"raw"`. See {@link QueryReading}. */
-  readonly reading?: QueryReading;
+  readonly reading?: QueryReading | undefined;
   /** HMAC implementation; default {@link webCryptoHmacSha256Hex}. */
-  readonly hmac?: HmacSha256Hex;
+  readonly hmac?: HmacSha256Hex | undefined;
 }
 
 /**

@@ -8,15 +8,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  MODULE_SETTINGS,
   attwEsmProblems,
+  compileTypeScript,
   createScratchProject,
   deadPackedLinks,
+  linkNodeTypes,
   manifestTargets,
   packWorkspacePackage,
   publint,
   readmeExamples,
   readTarball,
   runCommand,
+  type ModuleSetting,
   type ScratchProject,
 } from "@overture/packaging/pack";
 import {
@@ -30,6 +34,7 @@ import {
 } from "./runtimes.ts";
 
 const CORE = new URL("../../", import.meta.url);
+const TSC = new URL("node_modules/typescript/bin/tsc", CORE).pathname;
 let packDir = "";
 let tarball = "";
 let project: ScratchProject | undefined;
@@ -43,6 +48,7 @@ beforeAll(async () => {
   packDir = await mkdtemp(join(tmpdir(), "overture-tarballs-"));
   tarball = await packWorkspacePackage(CORE, packDir);
   project = await createScratchProject([tarball]);
+  await linkNodeTypes(project, CORE);
 }, 600_000);
 
 afterAll(async () => {
@@ -87,28 +93,47 @@ describe("the packed @overture/core", () => {
 
 describe("the README's programs, verbatim, from the installed tarball", () => {
   const expected: Record<string, string> = {
-    "fetch-handler.mjs": "received e1: success\n200\n",
-    "verify.mjs": "true false WEBHOOK_SIGNATURE_MISMATCH failure\n",
-    "music.mjs": "true true\nguidance_scale_text: range\ntrue\n",
+    "fetch-handler.ts": "received e1: success\n200\n",
+    "verify.ts": "true false WEBHOOK_SIGNATURE_MISMATCH\n",
+    "music.ts": "true true\nguidance_scale_text: range\ntrue\n",
   };
+  const programs = [...Object.keys(expected), "receiver.ts"].sort();
+
+  beforeAll(async () => {
+    const examples = await readmeExamples(new URL("README.md", CORE));
+    for (const [name, source] of examples) await installed().write(name, source);
+    // Node runs what tsc emits for nodenext, from out/.
+    const emitted = await compileTypeScript(installed(), programs, {
+      tsc: TSC,
+      setting: "nodenext",
+      emit: true,
+    });
+    expect(emitted.stdout + emitted.stderr).toBe("");
+  }, 120_000);
 
   it("has the programs this test runs, and no other", async () => {
     const examples = await readmeExamples(new URL("README.md", CORE));
-    expect([...examples.keys()].sort()).toEqual([...Object.keys(expected), "receiver.mjs"].sort());
+    expect([...examples.keys()].sort()).toEqual(programs);
   });
 
+  it.each(Object.keys(MODULE_SETTINGS) as ModuleSetting[])(
+    "compile under strict and exactOptionalPropertyTypes with the %s module setting",
+    { timeout: 120_000 },
+    async (setting) => {
+      const result = await compileTypeScript(installed(), programs, { tsc: TSC, setting });
+      expect(result.stdout + result.stderr).toBe("");
+      expect(result.code).toBe(0);
+    },
+  );
+
   it.each(Object.entries(expected))("%s prints what the README says", async (name, output) => {
-    const examples = await readmeExamples(new URL("README.md", CORE));
-    await installed().write(name, examples.get(name) ?? "");
-    const result = await installed().node(name);
+    const result = await installed().node(`out/${name.replace(/\.ts$/, ".js")}`);
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe(output);
   });
 
-  it("receiver.mjs, a plain node:http server, accepts what the README's CLI command sends", async () => {
+  it("receiver.ts, a plain node:http server, accepts what the README's CLI command sends", async () => {
     const readme = await readFile(new URL("README.md", CORE), "utf8");
-    const examples = await readmeExamples(new URL("README.md", CORE));
-    await installed().write("receiver.mjs", examples.get("receiver.mjs") ?? "");
     // The README's command and the answer it shows, on the port the receiver got instead of 8787.
     const command = /^npx overture-webhooks (send .+)\n# (HTTP \d+ \{.*?\})/m.exec(readme);
     expect(command).not.toBeNull();
@@ -116,7 +141,7 @@ describe("the README's programs, verbatim, from the installed tarball", () => {
     const words = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? "");
     const secret = "whsec-pack-test+/=";
     // PORT=0: any free port; the program prints the one it got.
-    const server = await installed().start("receiver.mjs", /listening on \d+/, {
+    const server = await installed().start("out/receiver.js", /listening on \d+/, {
       OVERTURE_WEBHOOK_SECRET: secret,
       PORT: "0",
     });
