@@ -60,6 +60,10 @@ describe("the packed @overture/core", () => {
   it("has a manifest with no workspace: or catalog: range, exporting built files only", async () => {
     const { manifest, manifestText, files } = await readTarball(tarball);
     expect(manifestText).not.toMatch(/"(workspace|catalog):/);
+    // The workspace-only condition points at src/*.ts; devDependencies name private packages.
+    expect(JSON.stringify(manifest.exports)).not.toContain("@overture/source");
+    expect(manifest.devDependencies).toBeUndefined();
+    expect(manifestText).not.toMatch(/"@overture\/[^"]+": "/);
     expect(manifest.private).toBeUndefined();
     expect(manifest.repository?.url).toBe("git+https://github.com/overture-music/overture.git");
     expect(manifest.dependencies).toEqual({ zod: expect.stringMatching(/^\^4\./) as string });

@@ -54,10 +54,13 @@ describe("the packed @overture/platform-emulator", () => {
     const { manifest, manifestText, files } = await readTarball(tarball);
     expect(manifestText).not.toMatch(/"(workspace|catalog):/);
     expect(JSON.stringify(manifest.exports)).not.toContain("@overture/source");
+    // devDependencies name private @overture/*@0.0.0 packages no registry has.
+    expect(manifest.devDependencies).toBeUndefined();
+    expect(manifestText).not.toMatch(/"@overture\/[^"]+": "/);
     expect(manifest.private).toBeUndefined();
     expect(manifest.repository?.url).toBe("git+https://github.com/overture-music/overture.git");
     expect(Object.keys(manifest.bin ?? {})).toContain("overture-platform-emulator");
-    // publishConfig.exports is the workspace's exports without the source condition.
+    // The packed exports are the workspace's without the source condition.
     const workspace = JSON.parse(await readFile(new URL("package.json", EMULATOR), "utf8")) as {
       exports: object;
     };
