@@ -82,6 +82,27 @@ describe("the packed @overture/core", () => {
     }
   });
 
+  it("states no count of the signature vectors but the file's own", async () => {
+    const readme = await readFile(new URL("README.md", CORE), "utf8");
+    const vectors = JSON.parse(
+      await readFile(new URL("test-vectors/webhook-signatures.json", CORE), "utf8"),
+    ) as { cases: unknown[] };
+    const counts = [...readme.matchAll(/\b(\d+) (?:signature )?(?:cases|vectors)\b/g)];
+    for (const [text, count] of counts) expect(Number(count), text).toBe(vectors.cases.length);
+  });
+
+  it("is required by a CommonJS program, every subpath (Node loads ES modules synchronously)", async () => {
+    const { manifest } = await readTarball(tarball);
+    const subpaths = Object.keys(manifest.exports).map((key) => `@overture/core${key.slice(1)}`);
+    await installed().write(
+      "require-all.cjs",
+      `for (const name of ${JSON.stringify(subpaths)}) require(name);\nconsole.log("required", ${subpaths.length});\n`,
+    );
+    const result = await installed().node("require-all.cjs");
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe(`required ${subpaths.length}\n`);
+  });
+
   it("passes publint with no message", async () => {
     const result = await publint(tarball);
     expect(result.stdout + result.stderr).toContain("All good!");

@@ -120,6 +120,20 @@ describe("the packed @overture/platform-emulator", () => {
   });
 
   it(
+    "is required by a CommonJS program, both entry points (Node loads ES modules synchronously)",
+    async () => {
+      await installed().write(
+        "require-all.cjs",
+        'require("@overture/platform-emulator");\nrequire("@overture/platform-emulator/server");\nconsole.log("required");\n',
+      );
+      const result = await installed().node("require-all.cjs");
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toBe("required\n");
+    },
+    SLOW,
+  );
+
+  it(
     "passes publint with no message",
     async () => {
       const result = await publint(tarball);
@@ -174,6 +188,12 @@ describe("the README's programs, verbatim, from the installed tarballs", () => {
   it("has the programs this test runs, and no other", async () => {
     const examples = await readmeExamples(README);
     expect([...examples.keys()].sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  it("reads a result link with taskResultUrl, never by one field (live outputs may use url)", async () => {
+    for (const [name, source] of await readmeExamples(README)) {
+      expect(source, name).not.toMatch(/\.output\??\.(file_)?url\b/);
+    }
   });
 
   it.each(Object.entries(expected))(
