@@ -285,14 +285,14 @@ export async function linkNodeTypes(project: ScratchProject, packageDir: URL): P
 /**
  * Compiles `files` of the scratch project as a consumer would, with the strictest settings a
  * consumer is likely to have (`strict`, `exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`,
- * the shipped declarations checked too: `skipLibCheck: false`) and one of
+ * and by default the shipped declarations checked too, `skipLibCheck: false`) and one of
  * {@link MODULE_SETTINGS}. `emit` writes JavaScript to `out/` (for `nodenext` only, which Node
  * runs as it is); otherwise nothing is written. `tsc` is the path of TypeScript's `bin/tsc`.
  */
 export async function compileTypeScript(
   project: ScratchProject,
   files: readonly string[],
-  options: { tsc: string; setting: ModuleSetting; emit?: boolean },
+  options: { tsc: string; setting: ModuleSetting; emit?: boolean; skipLibCheck?: boolean },
 ): Promise<CommandResult> {
   const config = {
     compilerOptions: {
@@ -301,7 +301,7 @@ export async function compileTypeScript(
       strict: true,
       exactOptionalPropertyTypes: true,
       noUncheckedIndexedAccess: true,
-      skipLibCheck: false,
+      skipLibCheck: options.skipLibCheck ?? false,
       types: ["node"],
       ...(options.emit ? { outDir: "out", rootDir: "." } : { noEmit: true }),
     },

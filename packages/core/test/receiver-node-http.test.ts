@@ -11,7 +11,12 @@ import { signWebhook } from "../src/webhook/index.ts";
 const SECRET = "node-http-test-secret";
 const PATH = "/webhooks/platform?k=abc";
 const ignore = (): void => undefined;
-const EVENT = JSON.stringify({ event_id: "e1", task_id: "t1", status: "success", output: {} });
+const EVENT = JSON.stringify({
+  event_id: "e1",
+  task_id: "t1",
+  status: "success",
+  output: { file_url: "https://files.example/t1.wav" },
+});
 
 let server: Server | undefined;
 const unhandled: unknown[] = [];

@@ -130,7 +130,10 @@ export function createWebhookMiddleware(
 }
 
 export type { WebhookAnswer } from "./receive.ts";
+export type { CallbackEvent, CallbackEventOf } from "./event.ts";
 export type {
+  CallbackEventHandler,
+  CallbackEventHandlers,
   WebhookEventContext,
   WebhookReceiverOptions,
   WebhookRejection,

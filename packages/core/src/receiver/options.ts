@@ -1,4 +1,5 @@
-import type { CallbackEvent } from "../schemas/index.ts";
+import type { CallbackEventBody } from "../schemas/index.ts";
+import { TASK_STATUSES, type TaskStatus } from "../task/index.ts";
 import { secretList } from "../webhook/checks.ts";
 import type {
   HashSha256,
@@ -7,6 +8,7 @@ import type {
   VerifyWebhookOptions,
   WebhookVerified,
 } from "../webhook/index.ts";
+import type { CallbackEvent, CallbackEventOf } from "./event.ts";
 
 /**
  * Default largest body a receiver reads: 1 MiB. A callback event (spec 2.7) is a few hundred
@@ -50,6 +52,10 @@ export interface WebhookRejection {
   readonly message: string;
   /** The spec 7 causes of a signature mismatch that could be confirmed. */
   readonly diagnoses?: readonly SignatureDiagnosis[];
+  /** `WEBHOOK_MISSING_HEADER`: the first missing header. */
+  readonly header?: string;
+  /** `WEBHOOK_TIMESTAMP_OUT_OF_RANGE`: timestamp − now in ms (negative: stale). */
+  readonly skewMs?: number;
   /** What `onEvent` or `seen` threw (`WEBHOOK_HANDLER_FAILED`), or what broke the receiver
    * itself (`WEBHOOK_RECEIVER_FAILED`). */
   readonly error?: unknown;
@@ -66,6 +72,40 @@ export interface WebhookRejection {
  * ```
  */
 export type WebhookSecrets = string | undefined | readonly (string | undefined)[];
+
+/**
+ * One function for every event: it narrows the {@link CallbackEvent} itself (`switch
+ * (event.status)`). Throwing answers 500, so the platform delivers the event again.
+ *
+ * @example
+ * ```ts
+ * const onEvent: CallbackEventHandler = async (event) => {
+ *   if (event.status === "success") await archive(event.output.file_url);
+ * };
+ * ```
+ */
+export type CallbackEventHandler = (
+  event: CallbackEvent,
+  context: WebhookEventContext,
+) => void | Promise<void>;
+
+/**
+ * One function per status, each given its status's event type (as Octokit's handlers are per
+ * event name). A status without a function is acknowledged and left alone; a key that is not a
+ * status of spec 2.7 is a TypeError when the receiver is created, so a typo is never silent.
+ *
+ * @example
+ * ```ts
+ * const onEvent: CallbackEventHandlers = {
+ *   success: (event) => archive(event.output.file_url), // string
+ *   failure: (event) => log.warn(taskErrorMessage(event)),
+ * };
+ * ```
+ */
+export type CallbackEventHandlers = {
+  readonly [S in TaskStatus]?:
+    ((event: CallbackEventOf<S>, context: WebhookEventContext) => void | Promise<void>) | undefined;
+};
 
 /**
  * Settings of a webhook receiver: the verification settings of `verifyWebhook` (secrets for
@@ -88,9 +128,16 @@ export interface WebhookReceiverOptions extends Omit<
 > {
   /** The current secret, or several during a rotation; see {@link WebhookSecrets}. */
   readonly secrets: WebhookSecrets;
-  /** Receives each verified event (spec 2.7), typed and validated, once per `event_id` when
-   * `seen` is given. Throwing answers 500, so the platform delivers it again. */
-  readonly onEvent: (event: CallbackEvent, context: WebhookEventContext) => void | Promise<void>;
+  /** Receives each verified event (spec 2.7), typed by its status and validated, once per
+   * `event_id` when `seen` is given: one function ({@link CallbackEventHandler}), or one per
+   * status ({@link CallbackEventHandlers}). Throwing answers 500, so the platform delivers it
+   * again. */
+  readonly onEvent: CallbackEventHandler | CallbackEventHandlers;
+  /** Receives a verified event whose status is none of spec 2.7's five, in its wire shape.
+   * Without it such an event is refused with 400 `WEBHOOK_EVENT_INVALID` (and `onRejected`),
+   * since no typed handler could take it. */
+  readonly onUnknownStatus?:
+    ((event: CallbackEventBody, context: WebhookEventContext) => void | Promise<void>) | undefined;
   /** Whether `onEvent` already handled this `event_id` (spec 6 rule 3: the platform re-delivers
    * an event with the same id). `true` answers 200 without calling `onEvent`. It only reads:
    * record the id in `onEvent`, with the event's effect, so a failed `onEvent` is retried. */
@@ -127,8 +174,24 @@ export function checkReceiverOptions(
   if (options.hash !== undefined && options.hmac !== undefined) {
     throw new TypeError(`${receiver} takes \`hash\` or \`hmac\`, not both`);
   }
-  if (typeof options.onEvent !== "function") {
-    throw new TypeError(`${receiver} needs an onEvent function to hand the events to`);
-  }
+  checkHandlers(options.onEvent, receiver);
   return { ...options, secrets };
+}
+
+/** `onEvent` is a function, or an object of functions keyed by the statuses of spec 2.7. */
+function checkHandlers(onEvent: unknown, receiver: string): void {
+  if (typeof onEvent === "function") return;
+  if (typeof onEvent !== "object" || onEvent === null) {
+    throw new TypeError(`${receiver} needs onEvent: a function, or one function per status`);
+  }
+  for (const [key, handler] of Object.entries(onEvent)) {
+    if (!(TASK_STATUSES as readonly string[]).includes(key)) {
+      throw new TypeError(
+        `${receiver}'s onEvent has a handler for "${key}", which is not a status of spec 2.7 (${TASK_STATUSES.join(", ")})`,
+      );
+    }
+    if (handler !== undefined && typeof handler !== "function") {
+      throw new TypeError(`${receiver}'s onEvent.${key} is not a function`);
+    }
+  }
 }

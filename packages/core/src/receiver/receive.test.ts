@@ -20,10 +20,21 @@ const { hash } = recordingHash();
 const bytesOf = bodyBytes;
 type Vector = VectorCase;
 
-/** The status and error code a receiver must answer for a vector. */
+/**
+ * The status and error code a receiver must answer for a vector: the vector's verdict, then the
+ * receiver's own rule that a success carries its result link (the vectors test signatures, and
+ * one of their bodies is a success without a link).
+ */
 function expectedAnswer(v: Vector): { status: number; error?: string | undefined } {
   if (!v.expected.ok) return { status: 401, error: v.expected.code };
   if (v.expected.body_reading !== "json") return { status: 400, error: v.expected.body_reading };
+  const event = JSON.parse(new TextDecoder().decode(bytesOf(v))) as {
+    status?: string;
+    output?: { file_url?: string; url?: string };
+  };
+  if (event.status === "success" && !event.output?.file_url && !event.output?.url) {
+    return { status: 400, error: WEBHOOK_EVENT_INVALID };
+  }
   return { status: 200 };
 }
 

@@ -1,13 +1,9 @@
-import { callbackEventSchema } from "../schemas/index.ts";
+import { TASK_STATUSES } from "../task/index.ts";
 import {
   WEBHOOK_MALFORMED_TIMESTAMP,
   WEBHOOK_MISSING_HEADER,
   WEBHOOK_SIGNATURE_MISMATCH,
   WEBHOOK_TIMESTAMP_OUT_OF_RANGE,
-  readWebhookBody,
-  verifyWebhook,
-  verifyWebhookSync,
-  type VerifyWebhookOptions,
   type WebhookHeaders,
 } from "../webhook/index.ts";
 import {
@@ -17,12 +13,17 @@ import {
   WEBHOOK_METHOD_NOT_ALLOWED,
   WEBHOOK_RECEIVER_FAILED,
 } from "./codes.ts";
+import type { CallbackEvent } from "./event.ts";
 import {
   DEFAULT_MAX_BODY_BYTES,
   checkReceiverOptions,
+  type CallbackEventHandler,
+  type CallbackEventHandlers,
+  type WebhookEventContext,
   type WebhookReceiverOptions,
   type WebhookRejection,
 } from "./options.ts";
+import { verifyDelivery } from "./verify-delivery.ts";
 
 /** Receiver settings as {@link checkReceiverOptions} returns them. */
 export type CheckedReceiverOptions = ReturnType<typeof checkReceiverOptions>;
@@ -62,8 +63,10 @@ export interface WebhookAnswer {
 /**
  * Receives one delivery, framework-free: POST only (405), the body limit (413), `verifyWebhook`
  * over the raw bytes with the timestamp window and every secret (401), strict UTF-8 JSON (400),
- * the event of spec 2.7 (400), `seen` (200, `duplicate`), then `onEvent` (200, `accepted`; 500
- * when it throws, so the platform retries). `createWebhookHandler` and
+ * the event of spec 2.7 with the fields of its status (400; a success needs its result link),
+ * `seen` (200, `duplicate`), then `onEvent` or the handler of the event's status (200,
+ * `accepted`; 500 when it throws, so the platform retries). A status the spec does not list
+ * goes to `onUnknownStatus`, or is refused (400) without it. `createWebhookHandler` and
  * `createWebhookMiddleware` wrap it for fetch and for Node, and check `options` once, when they
  * are created; called directly, it checks them on every call.
  *
@@ -96,49 +99,62 @@ export async function receiveChecked(
   const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (delivery.body.length > max) return refuse(tooLarge(max));
 
-  const { onEvent, seen } = options;
-  const verification = await verify(delivery, options);
-  if (!verification.ok) {
-    const { code, message, diagnoses } = verification;
-    return refuse({ status: 401, code, message, ...(diagnoses ? { diagnoses } : {}) });
-  }
-  const read = readWebhookBody(delivery.body);
-  if (!read.ok) return refuse({ status: 400, code: read.code, message: read.message });
-  const parsed = callbackEventSchema.safeParse(read.json);
-  if (!parsed.success) {
-    const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(".") || "(body)"))];
-    const message = `The body is not a callback event of spec 2.7: check ${fields.join(", ")}`;
-    return refuse({ status: 400, code: WEBHOOK_EVENT_INVALID, message });
-  }
-  const event = parsed.data;
-  try {
-    if (seen && (await seen(event.event_id))) {
-      return { status: 200, body: { status: "duplicate", event_id: event.event_id } };
+  const read = await verifyDelivery({ ...verificationSettings(options), ...delivery });
+  if (!read.ok) return refuse(read.rejection);
+  const context = { verification: read.verification, body: delivery.body };
+  let handle: () => void | Promise<void>;
+  let eventId: string;
+  if ("event" in read) {
+    const { event } = read;
+    eventId = event.event_id;
+    handle = () => dispatch(options.onEvent, event, context);
+  } else {
+    const { unknownStatus: body } = read;
+    const { onUnknownStatus } = options;
+    if (!onUnknownStatus) {
+      const message = `The event's status ${JSON.stringify(body.status)} is none of spec 2.7's (${TASK_STATUSES.join(", ")}); give the receiver onUnknownStatus to take it`;
+      return refuse({ status: 400, code: WEBHOOK_EVENT_INVALID, message });
     }
-    await onEvent(event, { verification, body: delivery.body });
+    eventId = body.event_id;
+    handle = () => onUnknownStatus(body, context);
+  }
+  try {
+    if (options.seen && (await options.seen(eventId))) {
+      return { status: 200, body: { status: "duplicate", event_id: eventId } };
+    }
+    await handle();
   } catch (error) {
     // The error stays in the application's log: its text may hold anything.
     const message = "The receiver could not handle the event; the platform will deliver it again";
     return refuse({ status: 500, code: WEBHOOK_HANDLER_FAILED, message, error });
   }
-  return { status: 200, body: { status: "accepted", event_id: event.event_id } };
+  return { status: 200, body: { status: "accepted", event_id: eventId } };
 }
 
-/** The delivery verified with the receiver's HMAC: `hash` synchronously, else `hmac` or WebCrypto. */
-function verify(delivery: WebhookDelivery, options: CheckedReceiverOptions) {
-  const input: VerifyWebhookOptions = {
-    body: delivery.body,
-    url: delivery.url,
-    headers: delivery.headers,
+/** The settings of a receiver `verifyDelivery` uses. */
+export function verificationSettings(options: CheckedReceiverOptions) {
+  return {
     secrets: options.secrets,
     formerSecrets: options.formerSecrets,
     alternateUrls: options.alternateUrls,
     now: options.now,
     toleranceMs: options.toleranceMs,
     diagnose: options.diagnose,
+    hmac: options.hmac,
+    hash: options.hash,
   };
-  if (options.hash === undefined) return verifyWebhook({ ...input, hmac: options.hmac });
-  return verifyWebhookSync({ ...input, hash: options.hash });
+}
+
+/** Hands `event` to `onEvent`: the function, or the handler of its status (none: nothing). */
+function dispatch(
+  onEvent: CallbackEventHandler | CallbackEventHandlers,
+  event: CallbackEvent,
+  context: WebhookEventContext,
+): void | Promise<void> {
+  if (typeof onEvent === "function") return onEvent(event, context);
+  // The handler of event.status takes that status's event: the lookup keeps them paired.
+  const handler = onEvent[event.status] as CallbackEventHandler | undefined;
+  return handler?.(event, context);
 }
 
 /**

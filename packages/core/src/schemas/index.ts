@@ -28,15 +28,28 @@ export {
   taskResultUrl,
   signedLinkExpiresAt,
 } from "./task.ts";
+import type { CallbackEventBody } from "./task.ts";
 export type {
   UsageInfo,
   TaskError,
   TaskOutput,
   SubmitResponse,
   Task,
-  CallbackEvent,
+  CallbackEventBody,
   CancelResponse,
 } from "./task.ts";
+/**
+ * The former name of `CallbackEventBody`, the wire shape with `status: string`, kept so code that
+ * imports it from here compiles unchanged. New code: `CallbackEventBody` for the wire shape, or
+ * `CallbackEvent` of `@overture/core/receiver`, which narrows on `status` (a success carries its
+ * result link). This name is to become that union in a later minor version.
+ *
+ * @example
+ * ```ts
+ * const body: CallbackEventBody = callbackEventSchema.parse(json); // not CallbackEvent
+ * ```
+ */
+export type CallbackEvent = CallbackEventBody;
 export { quotaSchema, readQuota } from "./quota.ts";
 export type { Quota, QuotaReading } from "./quota.ts";
 export { balanceSchema } from "./balance.ts";

@@ -182,8 +182,11 @@ export const taskSchema = z.looseObject({
 export type Task = z.infer<typeof taskSchema>;
 
 /**
- * Body of a webhook callback (spec 2.7, 4.8). `event_id`, `task_id` and `status` are required:
- * without them a receiver can neither de-duplicate nor route the event.
+ * Body of a webhook callback as it comes over the wire (spec 2.7, 4.8). `event_id`, `task_id` and
+ * `status` are required: without them a receiver can neither de-duplicate nor route the event.
+ * `status` stays a string, so a status the spec does not list parses too (for `mergeStatus` of
+ * `@overture/core/task` to report). The receivers of `@overture/core/receiver` go further: they
+ * hand over a `CallbackEvent` that narrows on `status`.
  *
  * @example
  * ```ts
@@ -199,15 +202,16 @@ export const callbackEventSchema = z.looseObject({
 });
 
 /**
- * Parsed {@link callbackEventSchema} (spec 2.7).
+ * Parsed {@link callbackEventSchema}: a callback body as it comes over the wire, any status
+ * (spec 2.7).
  *
  * @example
  * ```ts
- * const event: CallbackEvent = callbackEventSchema.parse(JSON.parse(rawBody));
- * await store.once(event.event_id, () => apply(event));
+ * const body: CallbackEventBody = callbackEventSchema.parse(JSON.parse(rawBody));
+ * await store.once(body.event_id, () => apply(body));
  * ```
  */
-export type CallbackEvent = z.infer<typeof callbackEventSchema>;
+export type CallbackEventBody = z.infer<typeof callbackEventSchema>;
 
 /**
  * Response of the cancel endpoint (spec 4.7: body not shown). Anything that is an object parses;

@@ -8,7 +8,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  MODULE_SETTINGS,
   attwEsmProblems,
   compileTypeScript,
   createScratchProject,
@@ -20,7 +19,7 @@ import {
   readmeExamples,
   readTarball,
   runCommand,
-  type ModuleSetting,
+  type CommandResult,
   type ScratchProject,
 } from "@overture/packaging/pack";
 import {
@@ -67,7 +66,9 @@ describe("the packed @overture/core", () => {
     expect(manifest.private).toBeUndefined();
     expect(manifest.repository?.url).toBe("git+https://github.com/overture-music/overture.git");
     expect(manifest.dependencies).toEqual({ zod: expect.stringMatching(/^\^4\./) as string });
-    expect(files.join("\n")).not.toMatch(/\.test\.ts|\.fixtures\.ts|generate\.mjs|build-inputs/);
+    expect(files.join("\n")).not.toMatch(
+      /\.test\.ts|\.test-d\.ts|\.fixtures\.ts|generate\.mjs|build-inputs/,
+    );
     for (const file of manifestTargets(manifest)) expect(files).toContain(file);
   });
 
@@ -116,36 +117,82 @@ describe("the packed @overture/core", () => {
   });
 });
 
-describe("the README's programs, verbatim, from the installed tarball", () => {
+// The README's programs, and one that narrows a receiver's event, compiled as TypeScript
+// consumers compile (strict, exactOptionalPropertyTypes, three module settings) and run.
+describe("TypeScript programs, the README's verbatim, from the installed tarball", () => {
   const expected: Record<string, string> = {
     "fetch-handler.ts": "received e1: success\n200\n",
     "verify.ts": "true false WEBHOOK_SIGNATURE_MISMATCH\n",
     "music.ts": "true true\nguidance_scale_text: range\ntrue\n",
   };
-  const programs = [...Object.keys(expected), "receiver.ts"].sort();
+  const readmePrograms = [...Object.keys(expected), "receiver.ts"].sort();
+  const programs = [...readmePrograms, "narrowing.ts"];
+  const narrowing = `import { WebhookVerificationError, constructCallbackEvent, createWebhookHandler } from "@overture/core/receiver";
+import type { CallbackEvent } from "@overture/core/receiver";
+import { taskErrorMessage } from "@overture/core/schemas";
+import { signWebhook } from "@overture/core/webhook";
+
+export function describeEvent(event: CallbackEvent): string {
+  if (event.status === "success") {
+    const link: string = event.output.file_url; // narrowed: no cast
+    return link;
+  }
+  if (event.status === "failure") return taskErrorMessage(event) ?? "failed";
+  return event.status;
+}
+
+createWebhookHandler({
+  secrets: process.env.SECRET,
+  onEvent: { success: (event) => console.log(event.output.file_url.length) },
+});
+
+const secret = "s3cret";
+const url = "https://receiver.example/hook?k=1";
+const body = JSON.stringify({ event_id: "e", task_id: "t", status: "success", output: { url: "https://f.example/a.wav" } });
+const headers = await signWebhook({ secret, url, body });
+console.log(describeEvent(await constructCallbackEvent({ body, url, headers, secrets: secret })));
+try {
+  await constructCallbackEvent({ body, url, headers, secrets: "another" });
+} catch (error) {
+  if (error instanceof WebhookVerificationError) console.log(error.code, error.status);
+}
+`;
+  const notNarrowed = `import type { CallbackEvent } from "@overture/core/receiver";
+export function link(event: CallbackEvent): string {
+  return event.output?.file_url; // not narrowed: may be undefined, null, or absent
+}
+`;
+
+  let nodenext: CommandResult | undefined;
 
   beforeAll(async () => {
     const examples = await readmeExamples(new URL("README.md", CORE));
     for (const [name, source] of examples) await installed().write(name, source);
-    // Node runs what tsc emits for nodenext, from out/.
-    const emitted = await compileTypeScript(installed(), programs, {
+    await installed().write("narrowing.ts", narrowing);
+    // Checked with the shipped declarations, and emitted to out/ for Node to run.
+    nodenext = await compileTypeScript(installed(), programs, {
       tsc: TSC,
       setting: "nodenext",
       emit: true,
     });
-    expect(emitted.stdout + emitted.stderr).toBe("");
   }, 120_000);
 
   it("has the programs this test runs, and no other", async () => {
     const examples = await readmeExamples(new URL("README.md", CORE));
-    expect([...examples.keys()].sort()).toEqual(programs);
+    expect([...examples.keys()].sort()).toEqual(readmePrograms);
   });
 
-  it.each(Object.keys(MODULE_SETTINGS) as ModuleSetting[])(
-    "compile under strict and exactOptionalPropertyTypes with the %s module setting",
+  it("compile under the nodenext module setting, the shipped declarations checked too", () => {
+    expect((nodenext?.stdout ?? "") + (nodenext?.stderr ?? "")).toBe("");
+    expect(nodenext?.code).toBe(0);
+  });
+
+  it.each(["node16", "bundler"] as const)(
+    "compile under the %s module setting",
     { timeout: 120_000 },
     async (setting) => {
-      const result = await compileTypeScript(installed(), programs, { tsc: TSC, setting });
+      const options = { tsc: TSC, setting, skipLibCheck: true };
+      const result = await compileTypeScript(installed(), programs, options);
       expect(result.stdout + result.stderr).toBe("");
       expect(result.code).toBe(0);
     },
@@ -156,6 +203,25 @@ describe("the README's programs, verbatim, from the installed tarball", () => {
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe(output);
   });
+
+  it("narrowing.ts narrows with no cast, and its throw-style entry throws the code", async () => {
+    const run = await installed().node("out/narrowing.js", { SECRET: "x" });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("https://f.example/a.wav\nWEBHOOK_SIGNATURE_MISMATCH 401\n");
+  });
+
+  it("a program that reads the result link without narrowing does not compile", async () => {
+    await installed().write("not-narrowed.ts", notNarrowed);
+    const result = await compileTypeScript(installed(), ["not-narrowed.ts"], {
+      tsc: TSC,
+      setting: "nodenext",
+      skipLibCheck: true,
+    });
+    expect(result.stdout).toMatch(
+      /not-narrowed\.ts\(3,3\): error TS2322: Type 'string \| null \| undefined'/,
+    );
+    expect(result.code).not.toBe(0);
+  }, 120_000);
 
   it("receiver.ts, a plain node:http server, accepts what the README's CLI command sends", async () => {
     const readme = await readFile(new URL("README.md", CORE), "utf8");
