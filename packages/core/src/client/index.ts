@@ -22,8 +22,8 @@ export {
   parseRetryAfter,
   isRequestTimeout,
   DEFAULT_REQUEST_TIMEOUT_MS,
-} from "./http.ts";
-export type { HttpOptions, PlatformRequest } from "./http.ts";
+} from "../transport/index.ts";
+export type { HttpOptions, PlatformRequest } from "../transport/index.ts";
 export {
   requestNeverSent,
   isRetryable,
@@ -40,4 +40,4 @@ export type {
   WaitForTaskOptions,
   WatchDependencies,
 } from "./watch.ts";
-export { endpoint } from "./urls.ts";
+export { endpoint } from "../transport/index.ts";

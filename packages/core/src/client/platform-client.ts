@@ -18,7 +18,7 @@ import type {
 } from "../schemas/index.ts";
 import type { FormParams } from "../form/index.ts";
 import { getBalance } from "./balance.ts";
-import { DEFAULT_REQUEST_TIMEOUT_MS, type HttpOptions } from "./http.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS, type HttpOptions } from "../transport/index.ts";
 import {
   defaultSleep,
   isRetryable,

@@ -10,8 +10,7 @@ import {
   type SubmitResponse,
   type Task,
 } from "../schemas/index.ts";
-import { sendPlatformRequest, type HttpOptions } from "./http.ts";
-import { bearer, endpoint } from "./urls.ts";
+import { bearer, endpoint, sendPlatformRequest, type HttpOptions } from "../transport/index.ts";
 
 /**
  * Settings of an asynchronous-task call (spec 4.6, 4.7).

@@ -5,7 +5,7 @@ import {
   withTaskId,
 } from "../errors/index.ts";
 import { isTaskStatus, isTerminalStatus, mergeStatus, type TaskStatus } from "../task/index.ts";
-import { isRequestTimeout } from "./http.ts";
+import { isRequestTimeout } from "../transport/index.ts";
 import { abortableSleep, isRetryable, type Sleep } from "./retry.ts";
 import type { TaskWithId } from "./tasks.ts";
 

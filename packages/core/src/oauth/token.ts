@@ -1,5 +1,4 @@
-import { endpoint } from "../client/urls.ts";
-import { sendPlatformRequest, type HttpOptions } from "../client/http.ts";
+import { endpoint, sendPlatformRequest, type HttpOptions } from "../transport/index.ts";
 import { OAUTH_INVALID_CLIENT, PlatformError, isPlatformError } from "../errors/index.ts";
 import { tokenResponseSchema, type TokenResponse } from "../schemas/index.ts";
 
