@@ -1,14 +1,38 @@
 /**
- * Webhook signatures of the platform's task callbacks (spec 4.8, 4.9, 5.6-5.8, 7): the signed
- * query string, signing for the emulator and tests, and verification with diagnostics for the
- * receiver. Web APIs only (WebCrypto, TextEncoder); no dependencies.
+ * Webhook signatures of the platform's task callbacks (spec 4.8, 4.9, 5.6-5.8, 7), the plain
+ * path: the signed query string (`canonicalQuery`), signing as the platform does
+ * (`signWebhook`, for the emulator and tests), verifying over the raw bytes (`verifyWebhook`,
+ * which names the cause of a mismatch) and reading the verified body (`readWebhookBody`). Web
+ * APIs only (WebCrypto, TextEncoder); no dependencies.
  *
- * The plain path comes first: codes, headers, the canonical query, HMAC, signing and
- * `verifyWebhook`. The diagnosis of a mismatch lives in `diagnose/`, the synchronous fast path
- * for `node:crypto` (`verifyWebhookSync`, `createHmac`) in `sync/`.
+ * Beside it, each in its own subpath: the synchronous fast path for `node:crypto`
+ * (`@overture/core/webhook/sync`) and the rule-by-rule diagnosis for a person
+ * (`@overture/core/webhook/diagnose`). The receivers, which do all of it for a server, are
+ * `@overture/core/receiver`.
  *
  * @packageDocumentation
  */
+
+// Sign and verify.
+export { signWebhook, signingText } from "./sign.ts";
+export type { SignWebhookInput } from "./sign.ts";
+export { verifyWebhook } from "./verify.ts";
+export type {
+  VerifyWebhookInput,
+  VerifyWebhookOptions,
+  WebhookRejected,
+  WebhookVerification,
+  WebhookVerified,
+} from "./types.ts";
+export { DEFAULT_WEBHOOK_TOLERANCE_MS } from "./checks.ts";
+export { readWebhookBody } from "./body.ts";
+export type { WebhookBody, WebhookBodyReading } from "./body.ts";
+
+// The signed query string.
+export { canonicalQuery, compareCodePoints, queryOf } from "./canonical-query.ts";
+export type { CanonicalQueryOptions, QueryReading } from "./canonical-query.ts";
+
+// What a verification answers: codes, and the causes of a mismatch it names.
 export {
   SIGNATURE_DIAGNOSIS_CODES,
   WEBHOOK_BODY_CODES,
@@ -26,44 +50,28 @@ export type {
   WebhookBodyCode,
   WebhookFailureCode,
 } from "./codes.ts";
+
+// Headers, and the parts a verifier is built from.
 export { SIGNATURE_HEADER, SIGN_TIMESTAMP_HEADER, readHeader } from "./headers.ts";
 export type { WebhookHeaders, WebhookSignatureHeaders } from "./headers.ts";
-export { canonicalQuery, compareCodePoints, queryOf } from "./canonical-query.ts";
-export type { CanonicalQueryOptions, QueryReading } from "./canonical-query.ts";
-export {
-  constantTimeEqual,
-  constantTimeEqualHex,
-  isLowerHexSignature,
-  isTimestamp13,
-} from "./compare.ts";
+export { constantTimeEqual, isLowerHexSignature, isTimestamp13 } from "./compare.ts";
 export { createWebCryptoHmac, toHex, webCryptoHmacSha256Hex } from "./hmac.ts";
-export type { HmacSha256Hex, HmacSha256HexSync, WebCryptoHmacOptions } from "./hmac.ts";
-export { readWebhookBody } from "./body.ts";
-export type { WebhookBody, WebhookBodyReading } from "./body.ts";
-export { signWebhook, signingText } from "./sign.ts";
-export type { SignWebhookInput } from "./sign.ts";
-export { DEFAULT_WEBHOOK_TOLERANCE_MS } from "./checks.ts";
-export { verifyWebhook } from "./verify.ts";
-export type {
-  VerifyWebhookInput,
-  VerifyWebhookOptions,
-  WebhookRejected,
-  WebhookVerification,
-  WebhookVerified,
-} from "./types.ts";
+export type { HmacSha256Hex, WebCryptoHmacOptions } from "./hmac.ts";
 
-// Every rule of one delivery, for a person (the CLI's verify).
-export { diagnoseWebhook } from "./diagnose/diagnose-webhook.ts";
+// Kept here for imports written before their subpaths existed; new code imports them from
+// @overture/core/webhook/sync and @overture/core/webhook/diagnose.
+export {
+  constantTimeEqualHex,
+  hmacSha256HexFrom,
+  hmacSha256HexFromHash,
+  verifyWebhookSync,
+} from "./sync/index.ts";
 export type {
-  WebhookDiagnosis,
-  WebhookRule,
-  WebhookRuleCheck,
-} from "./diagnose/diagnose-webhook.ts";
-
-// The synchronous fast path (node:crypto and alike).
-export { hmacSha256HexFrom } from "./sync/create-hmac.ts";
-export { hmacSha256HexFromHash } from "./sync/one-shot-hash.ts";
-export type { HashSha256 } from "./sync/one-shot-hash.ts";
-export type { CreateHmac, HmacStream } from "./sync/create-hmac.ts";
-export { verifyWebhookSync } from "./sync/verify-sync.ts";
-export type { VerifyWebhookSyncInput } from "./sync/verify-sync.ts";
+  CreateHmac,
+  HashSha256,
+  HmacSha256HexSync,
+  HmacStream,
+  VerifyWebhookSyncInput,
+} from "./sync/index.ts";
+export { diagnoseWebhook } from "./diagnose/index.ts";
+export type { WebhookDiagnosis, WebhookRule, WebhookRuleCheck } from "./diagnose/index.ts";
