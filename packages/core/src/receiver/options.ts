@@ -2,12 +2,12 @@ import type { CallbackEventBody } from "../schemas/index.ts";
 import { TASK_STATUSES, type TaskStatus } from "../task/index.ts";
 import { secretList } from "../webhook/checks.ts";
 import type {
-  HashSha256,
   HmacSha256Hex,
   SignatureDiagnosis,
   VerifyWebhookOptions,
   WebhookVerified,
 } from "../webhook/index.ts";
+import type { HashSha256 } from "../webhook/sync/index.ts";
 import type { CallbackEvent, CallbackEventOf } from "./event.ts";
 
 /**

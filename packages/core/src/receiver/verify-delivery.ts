@@ -2,14 +2,13 @@ import type { CallbackEventBody } from "../schemas/index.ts";
 import {
   readWebhookBody,
   verifyWebhook,
-  verifyWebhookSync,
-  type HashSha256,
   type HmacSha256Hex,
   type VerifyWebhookOptions,
   type WebhookBody,
   type WebhookHeaders,
   type WebhookVerified,
 } from "../webhook/index.ts";
+import { verifyWebhookSync, type HashSha256 } from "../webhook/sync/index.ts";
 import { parseCallbackEvent, type CallbackEvent } from "./event.ts";
 import type { WebhookRejection } from "./options.ts";
 
