@@ -22,7 +22,7 @@ export interface CommandResult {
 export function runCommand(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+  options: { cwd: string; env?: NodeJS.ProcessEnv | undefined; timeoutMs?: number | undefined },
 ): Promise<CommandResult> {
   return new Promise((resolve) => {
     execFile(

@@ -100,32 +100,52 @@ export interface CallOptions {
  * ```
  */
 export interface PlatformClient {
+  /** Exchanges an authorization code for tokens (spec 4.2; never retried: a code works once).
+   * Needs `clientId` and `clientSecret`; see `exchangeCode` of `@overture/core/oauth`. */
   exchangeCode(input: { code: string; redirectUri: string } & CallOptions): Promise<TokenResponse>;
+  /** Refreshes a grant (spec 4.2; never retried: the old refresh token may be spent). */
   refreshGrant(input: { refreshToken: string } & CallOptions): Promise<TokenResponse>;
+  /** The signed-in user (spec 4.3), with retries. */
   getUserInfo(accessToken: string, options?: CallOptions): Promise<UserInfo>;
+  /** The user's access tokens in a namespace, metadata only (spec 4.4), with retries. */
   listAccessTokens(
     accessToken: string,
     namespace: string,
     options?: CallOptions,
   ): Promise<AccessTokenMeta[]>;
+  /** One access token's detail with a short-lived proxy token (spec 4.5), with retries. */
   getAccessTokenDetail(
     accessToken: string,
     namespace: string,
     id: number | string,
     options?: CallOptions,
   ): Promise<AccessTokenDetail>;
+  /** Validates the music parameters and submits the task (spec 4.6), with `X-WebHook` when
+   * `webhookUrl` is given. Retried only when the request provably never left: a second
+   * submit would be a second billed task. */
   submitMusicTask(
     apiToken: string,
     params: FormParams,
     options?: CallOptions & { webhookUrl?: string | undefined },
   ): Promise<SubmitResponse>;
+  /** The unified task query, `urls.get` (spec 4.7), with retries. */
   getTask(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
+  /** The task's status endpoint (spec 4.7), with retries. */
   getTaskStatus(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
+  /** The full task record (spec 4.7), with retries. */
   getTaskRecord(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
+  /** Cancels a waiting or running task (spec 4.7, 3.1); retried, as cancelling twice ends in
+   * the same state. */
   cancelTask(apiToken: string, taskId: string, options?: CallOptions): Promise<CancelResponse>;
+  /** The account's free task slots (spec 4.7, 8), with retries. */
   getAvailableQuota(apiToken: string, options?: CallOptions): Promise<Quota>;
+  /** The account's balance (not in the spec; seen live), with retries. */
   getBalance(apiToken: string, options?: CallOptions): Promise<Balance>;
+  /** Polls until the task ends and returns it (spec 8 polling); a failure or a cancel is
+   * returned too, a deadline or an abort throws. See `waitForTaskWith`. */
   waitForTask(apiToken: string, taskId: string, options?: WaitForTaskOptions): Promise<TaskWithId>;
+  /** Polls and yields the task on each status change until it ends (spec 8). See
+   * `watchTaskWith`. */
   watchTask(
     apiToken: string,
     taskId: string,

@@ -92,14 +92,20 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
  * ```
  */
 export interface WatchDependencies {
+  /** One query of the task, with the wait's signal and what is left of its time. */
   getTaskOnce: (options: {
     signal?: AbortSignal | undefined;
     timeoutMs?: number | undefined;
   }) => Promise<TaskWithId>;
+  /** Clock in ms since the epoch. */
   now: () => number;
+  /** Waits between polls; injectable so tests run instantly. */
   sleep: Sleep;
+  /** Randomness of the jitter, in [0, 1). */
   random: () => number;
+  /** Timeout of one query, in ms. */
   requestTimeoutMs: number;
+  /** The polling schedule; see {@link PollOptions}. */
   poll?: PollOptions | undefined;
 }
 

@@ -81,6 +81,8 @@ const callbackEventByStatus = z.discriminatedUnion("status", [
  * ```ts
  * onEvent: { waiting: (event: WaitingEvent) => log.info(`${event.task_id} queued`) }
  * ```
+ *
+ * @useDeclaredType
  */
 export type WaitingEvent = z.output<typeof waitingEventSchema>;
 
@@ -91,6 +93,8 @@ export type WaitingEvent = z.output<typeof waitingEventSchema>;
  * ```ts
  * onEvent: { in_progress: (event: InProgressEvent) => log.info(`${event.task_id} running`) }
  * ```
+ *
+ * @useDeclaredType
  */
 export type InProgressEvent = z.output<typeof inProgressEventSchema>;
 
@@ -103,6 +107,8 @@ export type InProgressEvent = z.output<typeof inProgressEventSchema>;
  * ```ts
  * if (event.status === "success") await archive(event.task_id, event.output.file_url);
  * ```
+ *
+ * @useDeclaredType
  */
 export type SuccessEvent = z.output<typeof successEventSchema>;
 
@@ -116,6 +122,8 @@ export type SuccessEvent = z.output<typeof successEventSchema>;
  * ```ts
  * if (event.status === "failure") log.warn(taskErrorMessage(event) ?? "failed without a reason");
  * ```
+ *
+ * @useDeclaredType
  */
 export type FailureEvent = z.output<typeof failureEventSchema>;
 
@@ -126,6 +134,8 @@ export type FailureEvent = z.output<typeof failureEventSchema>;
  * ```ts
  * onEvent: { cancelled: (event: CancelledEvent) => markCancelled(event.task_id) }
  * ```
+ *
+ * @useDeclaredType
  */
 export type CancelledEvent = z.output<typeof cancelledEventSchema>;
 

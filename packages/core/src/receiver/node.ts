@@ -1,3 +1,10 @@
+/**
+ * The webhook receiver for Node's `http` server, Express, Connect or Fastify's middie
+ * (`createWebhookMiddleware`), typed structurally so core imports nothing from Node. It does what
+ * the fetch handler of `@overture/core/receiver` does, on Node's request and response.
+ *
+ * @packageDocumentation
+ */
 import { WEBHOOK_BODY_ALREADY_PARSED } from "./codes.ts";
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -40,8 +47,11 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
  * ```
  */
 export interface NodeResponseLike {
+  /** The status the answer is sent with. */
   statusCode: number;
+  /** Sets one response header. */
   setHeader(name: string, value: string): unknown;
+  /** Sends the body and ends the response. */
   end(body?: string): unknown;
 }
 

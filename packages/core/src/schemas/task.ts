@@ -29,6 +29,8 @@ export const usageInfoSchema = z
  * ```ts
  * const seconds = (task.usage_info as UsageInfo | undefined)?.quantity;
  * ```
+ *
+ * @useDeclaredType
  */
 export type UsageInfo = z.infer<typeof usageInfoSchema>;
 
@@ -57,6 +59,8 @@ export const taskErrorSchema = z.union([
  * ```ts
  * const error: TaskError = { code: "nsfw", message: "Blocked" };
  * ```
+ *
+ * @useDeclaredType
  */
 export type TaskError = z.infer<typeof taskErrorSchema>;
 
@@ -83,6 +87,8 @@ export const taskOutputSchema = z.looseObject({
  * ```ts
  * const output: TaskOutput = { file_url: "https://cdn.example/song.mp3" };
  * ```
+ *
+ * @useDeclaredType
  */
 export type TaskOutput = z.infer<typeof taskOutputSchema>;
 
@@ -121,6 +127,8 @@ export const submitResponseSchema = z.looseObject({
  * ```ts
  * const { task_id }: SubmitResponse = await client.submitMusicTask(apiToken, params);
  * ```
+ *
+ * @useDeclaredType
  */
 export type SubmitResponse = z.infer<typeof submitResponseSchema>;
 
@@ -178,6 +186,8 @@ export const taskSchema = z.looseObject({
  * ```ts
  * const task: Task = await client.getTask(apiToken, taskId);
  * ```
+ *
+ * @useDeclaredType
  */
 export type Task = z.infer<typeof taskSchema>;
 
@@ -210,6 +220,8 @@ export const callbackEventSchema = z.looseObject({
  * const body: CallbackEventBody = callbackEventSchema.parse(JSON.parse(rawBody));
  * await store.once(body.event_id, () => apply(body));
  * ```
+ *
+ * @useDeclaredType
  */
 export type CallbackEventBody = z.infer<typeof callbackEventSchema>;
 
@@ -234,6 +246,8 @@ export const cancelResponseSchema = z.looseObject({
  * ```ts
  * const answer: CancelResponse = await client.cancelTask(apiToken, taskId);
  * ```
+ *
+ * @useDeclaredType
  */
 export type CancelResponse = z.infer<typeof cancelResponseSchema>;
 

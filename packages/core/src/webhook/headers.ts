@@ -46,7 +46,15 @@ export type WebhookSignatureHeaders = Readonly<Record<"X-Sign-Timestamp" | "X-Si
  */
 export type WebhookHeaders = Headers | HeaderRecord | WebhookSignatureHeaders;
 
-type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+/**
+ * Headers as a plain record, such as Node's `req.headers`: a repeated header is an array.
+ *
+ * @example
+ * ```ts
+ * const headers: HeaderRecord = { "x-signature": "…", "x-sign-timestamp": "1767225600000" };
+ * ```
+ */
+export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /**
  * Reads one header by name, case-insensitively, trimming surrounding spaces and tabs as `Headers`
