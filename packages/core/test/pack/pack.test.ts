@@ -122,7 +122,7 @@ describe("the packed @overture/core", () => {
 describe("TypeScript programs, the README's verbatim, from the installed tarball", () => {
   const expected: Record<string, string> = {
     "fetch-handler.ts": "received e1: success\n200\n",
-    "verify.ts": "true false WEBHOOK_SIGNATURE_MISMATCH\n",
+    "verify.ts": "https://files.example/t2.wav\n401 WEBHOOK_SIGNATURE_MISMATCH\n",
     "music.ts": "true true\nguidance_scale_text: range\ntrue\n",
   };
   const readmePrograms = [...Object.keys(expected), "receiver.ts"].sort();

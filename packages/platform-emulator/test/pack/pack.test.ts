@@ -1,8 +1,8 @@
 // The emulator as another developer gets it: this package and @overture/core packed with pnpm,
 // both tarballs installed with npm into an empty project outside the workspace, checked by
-// publint and arethetypeswrong, and used there: the README's programs run verbatim (a music task
-// encoded and submitted with core, its signed callbacks verified by core's node:http receiver),
-// a consumer type-checks against the shipped .d.ts, and the bin starts with npx.
+// publint and arethetypeswrong, and used there: the README's programs and a consumer of the
+// shipped .d.ts type-check as TypeScript, the programs run (a music task encoded and submitted
+// with core, its signed callbacks verified by core's node:http receiver), and the bin starts.
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,15 +10,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   attwEsmProblems,
+  compileTypeScript,
   createScratchProject,
   deadPackedLinks,
   freePort,
+  linkNodeTypes,
   manifestTargets,
   packWorkspacePackage,
   publint,
   readmeExamples,
   readTarball,
-  runCommand,
+  type CommandResult,
   type ScratchProject,
 } from "@overture/packaging/pack";
 
@@ -27,6 +29,7 @@ const EMULATOR = new URL("../../", import.meta.url);
 const SLOW = 120_000;
 const CORE = new URL("../core/", EMULATOR);
 const README = new URL("README.md", EMULATOR);
+const TSC = new URL("node_modules/typescript/bin/tsc", EMULATOR).pathname;
 let packDir = "";
 let tarball = "";
 let project: ScratchProject | undefined;
@@ -152,38 +155,38 @@ describe("the packed @overture/platform-emulator", () => {
     },
     SLOW,
   );
+});
 
-  it(
-    "serves a consumer that type-checks against the shipped .d.ts (nodenext, strict)",
-    async () => {
-      await installed().write(
-        "consumer.ts",
-        `import { createPlatformEmulator, seedFor, type PlatformEmulatorOptions } from "@overture/platform-emulator";
+// The README's programs and a consumer of the shipped types, compiled as TypeScript consumers
+// compile (strict, exactOptionalPropertyTypes, three module settings), then run.
+describe("TypeScript programs, the README's verbatim, from the installed tarballs", () => {
+  const expected: Record<string, string> = {
+    "music-task.ts": "success in_progress success waiting\naudio/wav 1323044\n",
+    "in-process.ts": '200 {"available":1,"max_concurrency":2}\nsuccess string\n',
+  };
+  const consumer = `import { createPlatformEmulator, seedFor, type PlatformEmulatorOptions } from "@overture/platform-emulator";
 import { startPlatformEmulator, type RunningEmulator } from "@overture/platform-emulator/server";
 const options: PlatformEmulatorOptions = { profile: "live", seed: seedFor({ backendUrl: "http://127.0.0.1:1" }) };
 export const emulator = createPlatformEmulator(options);
 export const later: () => Promise<RunningEmulator> = () => startPlatformEmulator({ port: 0 });
 // @ts-expect-error: the option is checked, not any
 createPlatformEmulator({ profile: "no-such-profile" });
-`,
-      );
-      const tsc = new URL("node_modules/typescript/bin/tsc", EMULATOR).pathname;
-      const args = ["--noEmit", "--strict", "--module", "nodenext", "--skipLibCheck", "false"];
-      const result = await runCommand(process.execPath, [tsc, ...args, "consumer.ts"], {
-        cwd: installed().dir,
-      });
-      expect(result.stdout + result.stderr).toBe("");
-      expect(result.code).toBe(0);
-    },
-    SLOW,
-  );
-});
+`;
+  const programs = [...Object.keys(expected), "consumer.ts"];
+  let nodenext: CommandResult | undefined;
 
-describe("the README's programs, verbatim, from the installed tarballs", () => {
-  const expected: Record<string, string> = {
-    "music-task.mjs": "success in_progress success waiting\naudio/wav 1323044\n",
-    "in-process.mjs": '200 {"available":1,"max_concurrency":2}\nsuccess string\n',
-  };
+  beforeAll(async () => {
+    for (const [name, source] of await readmeExamples(README))
+      await installed().write(name, source);
+    await installed().write("consumer.ts", consumer);
+    await linkNodeTypes(installed(), EMULATOR);
+    // Checked with the shipped declarations, and emitted to out/ for Node to run.
+    nodenext = await compileTypeScript(installed(), programs, {
+      tsc: TSC,
+      setting: "nodenext",
+      emit: true,
+    });
+  }, SLOW);
 
   it("has the programs this test runs, and no other", async () => {
     const examples = await readmeExamples(README);
@@ -196,13 +199,27 @@ describe("the README's programs, verbatim, from the installed tarballs", () => {
     }
   });
 
+  it("compile under the nodenext module setting, the shipped declarations checked too", () => {
+    expect((nodenext?.stdout ?? "") + (nodenext?.stderr ?? "")).toBe("");
+    expect(nodenext?.code).toBe(0);
+  });
+
+  it.each(["node16", "bundler"] as const)(
+    "compile under the %s module setting",
+    { timeout: SLOW },
+    async (setting) => {
+      const options = { tsc: TSC, setting, skipLibCheck: true };
+      const result = await compileTypeScript(installed(), programs, options);
+      expect(result.stdout + result.stderr).toBe("");
+      expect(result.code).toBe(0);
+    },
+  );
+
   it.each(Object.entries(expected))(
     "%s prints what the README says",
     { timeout: SLOW },
     async (name, output) => {
-      const examples = await readmeExamples(README);
-      await installed().write(name, examples.get(name) ?? "");
-      const result = await installed().node(name);
+      const result = await installed().node(`out/${name.replace(/\.ts$/, ".js")}`);
       expect(result.stderr).toBe("");
       expect(result.stdout).toBe(output);
     },
