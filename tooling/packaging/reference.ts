@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runCommand } from "./pack.ts";
+import { runCommand } from "./command.ts";
 
 /** What differs between the committed reference and a fresh one. */
 export interface ReferenceDrift {

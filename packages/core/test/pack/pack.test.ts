@@ -1,19 +1,24 @@
 // The package as another developer gets it: packed with pnpm, installed with npm into an empty
 // project outside the workspace, checked by publint and arethetypeswrong, and used there: the
-// README's programs run verbatim, a node:http receiver accepts a delivery sent by the installed
-// CLI, and the conformance subset runs in every runtime the README claims (runtimes.ts).
+// README's programs type-check as TypeScript consumers compile them and run, a node:http receiver
+// accepts a delivery sent by the installed CLI, on every Node the package claims (its own, and
+// the others fetched as npm packages), and the conformance subset runs in every runtime the README
+// claims (runtimes.ts).
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  TESTED_NODE_MAJORS,
   attwEsmProblems,
   compileTypeScript,
   createScratchProject,
   deadPackedLinks,
+  enginesMajors,
   linkNodeTypes,
   manifestTargets,
+  nodeRuntime,
   packWorkspacePackage,
   publint,
   readmeExamples,
@@ -22,6 +27,13 @@ import {
   type CommandResult,
   type ScratchProject,
 } from "@overture/packaging/pack";
+import {
+  NARROWING,
+  NARROWING_OUTPUT,
+  NOT_NARROWED,
+  README_OUTPUTS,
+  README_PROGRAMS,
+} from "./programs.ts";
 import {
   bundleConformance,
   npmBinary,
@@ -33,10 +45,14 @@ import {
 } from "./runtimes.ts";
 
 const CORE = new URL("../../", import.meta.url);
+const README = new URL("README.md", CORE);
 const TSC = new URL("node_modules/typescript/bin/tsc", CORE).pathname;
+const PROGRAMS = [...README_PROGRAMS, "narrowing.ts"];
 let packDir = "";
 let tarball = "";
 let project: ScratchProject | undefined;
+/** tsc's answer for the programs under nodenext, which also wrote them to out/ for Node. */
+let nodenext: CommandResult | undefined;
 /** The scratch project beforeAll installed. */
 const installed = (): ScratchProject => {
   if (!project) throw new Error("the tarball was not installed");
@@ -48,6 +64,14 @@ beforeAll(async () => {
   tarball = await packWorkspacePackage(CORE, packDir);
   project = await createScratchProject([tarball]);
   await linkNodeTypes(project, CORE);
+  for (const [name, source] of await readmeExamples(README)) await project.write(name, source);
+  await project.write("narrowing.ts", NARROWING);
+  // Checked with the shipped declarations, and emitted to out/ for every Node to run.
+  nodenext = await compileTypeScript(project, PROGRAMS, {
+    tsc: TSC,
+    setting: "nodenext",
+    emit: true,
+  });
 }, 600_000);
 
 afterAll(async () => {
@@ -66,6 +90,8 @@ describe("the packed @overture/core", () => {
     expect(manifest.private).toBeUndefined();
     expect(manifest.repository?.url).toBe("git+https://github.com/overture-music/overture.git");
     expect(manifest.dependencies).toEqual({ zod: expect.stringMatching(/^\^4\./) as string });
+    // engines names the Node majors the tests below run on, and no other.
+    expect(enginesMajors(manifest.engines?.node ?? "")).toEqual(TESTED_NODE_MAJORS);
     expect(files.join("\n")).not.toMatch(
       /\.test\.ts|\.test-d\.ts|\.fixtures\.ts|generate\.mjs|build-inputs/,
     );
@@ -92,18 +118,6 @@ describe("the packed @overture/core", () => {
     for (const [text, count] of counts) expect(Number(count), text).toBe(vectors.cases.length);
   });
 
-  it("is required by a CommonJS program, every subpath (Node loads ES modules synchronously)", async () => {
-    const { manifest } = await readTarball(tarball);
-    const subpaths = Object.keys(manifest.exports).map((key) => `@overture/core${key.slice(1)}`);
-    await installed().write(
-      "require-all.cjs",
-      `for (const name of ${JSON.stringify(subpaths)}) require(name);\nconsole.log("required", ${subpaths.length});\n`,
-    );
-    const result = await installed().node("require-all.cjs");
-    expect(result.stderr).toBe("");
-    expect(result.stdout).toBe(`required ${subpaths.length}\n`);
-  });
-
   it("passes publint with no message", async () => {
     const result = await publint(tarball);
     expect(result.stdout + result.stderr).toContain("All good!");
@@ -118,68 +132,11 @@ describe("the packed @overture/core", () => {
 });
 
 // The README's programs, and one that narrows a receiver's event, compiled as TypeScript
-// consumers compile (strict, exactOptionalPropertyTypes, three module settings) and run.
+// consumers compile them: strict, exactOptionalPropertyTypes, three module settings.
 describe("TypeScript programs, the README's verbatim, from the installed tarball", () => {
-  const expected: Record<string, string> = {
-    "fetch-handler.ts": "received e1: success\n200\n",
-    "verify.ts": "https://files.example/t2.wav\n401 WEBHOOK_SIGNATURE_MISMATCH\n",
-    "music.ts": "true true\nguidance_scale_text: range\ntrue\n",
-  };
-  const readmePrograms = [...Object.keys(expected), "receiver.ts"].sort();
-  const programs = [...readmePrograms, "narrowing.ts"];
-  const narrowing = `import { WebhookVerificationError, constructCallbackEvent, createWebhookHandler } from "@overture/core/receiver";
-import type { CallbackEvent } from "@overture/core/receiver";
-import { taskErrorMessage } from "@overture/core/schemas";
-import { signWebhook } from "@overture/core/webhook";
-
-export function describeEvent(event: CallbackEvent): string {
-  if (event.status === "success") {
-    const link: string = event.output.file_url; // narrowed: no cast
-    return link;
-  }
-  if (event.status === "failure") return taskErrorMessage(event) ?? "failed";
-  return event.status;
-}
-
-createWebhookHandler({
-  secrets: process.env.SECRET,
-  onEvent: { success: (event) => console.log(event.output.file_url.length) },
-});
-
-const secret = "s3cret";
-const url = "https://receiver.example/hook?k=1";
-const body = JSON.stringify({ event_id: "e", task_id: "t", status: "success", output: { url: "https://f.example/a.wav" } });
-const headers = await signWebhook({ secret, url, body });
-console.log(describeEvent(await constructCallbackEvent({ body, url, headers, secrets: secret })));
-try {
-  await constructCallbackEvent({ body, url, headers, secrets: "another" });
-} catch (error) {
-  if (error instanceof WebhookVerificationError) console.log(error.code, error.status);
-}
-`;
-  const notNarrowed = `import type { CallbackEvent } from "@overture/core/receiver";
-export function link(event: CallbackEvent): string {
-  return event.output?.file_url; // not narrowed: may be undefined, null, or absent
-}
-`;
-
-  let nodenext: CommandResult | undefined;
-
-  beforeAll(async () => {
-    const examples = await readmeExamples(new URL("README.md", CORE));
-    for (const [name, source] of examples) await installed().write(name, source);
-    await installed().write("narrowing.ts", narrowing);
-    // Checked with the shipped declarations, and emitted to out/ for Node to run.
-    nodenext = await compileTypeScript(installed(), programs, {
-      tsc: TSC,
-      setting: "nodenext",
-      emit: true,
-    });
-  }, 120_000);
-
   it("has the programs this test runs, and no other", async () => {
-    const examples = await readmeExamples(new URL("README.md", CORE));
-    expect([...examples.keys()].sort()).toEqual(readmePrograms);
+    const examples = await readmeExamples(README);
+    expect([...examples.keys()].sort()).toEqual(README_PROGRAMS);
   });
 
   it("compile under the nodenext module setting, the shipped declarations checked too", () => {
@@ -192,26 +149,14 @@ export function link(event: CallbackEvent): string {
     { timeout: 120_000 },
     async (setting) => {
       const options = { tsc: TSC, setting, skipLibCheck: true };
-      const result = await compileTypeScript(installed(), programs, options);
+      const result = await compileTypeScript(installed(), PROGRAMS, options);
       expect(result.stdout + result.stderr).toBe("");
       expect(result.code).toBe(0);
     },
   );
 
-  it.each(Object.entries(expected))("%s prints what the README says", async (name, output) => {
-    const result = await installed().node(`out/${name.replace(/\.ts$/, ".js")}`);
-    expect(result.stderr).toBe("");
-    expect(result.stdout).toBe(output);
-  });
-
-  it("narrowing.ts narrows with no cast, and its throw-style entry throws the code", async () => {
-    const run = await installed().node("out/narrowing.js", { SECRET: "x" });
-    expect(run.stderr).toBe("");
-    expect(run.stdout).toBe("https://f.example/a.wav\nWEBHOOK_SIGNATURE_MISMATCH 401\n");
-  });
-
   it("a program that reads the result link without narrowing does not compile", async () => {
-    await installed().write("not-narrowed.ts", notNarrowed);
+    await installed().write("not-narrowed.ts", NOT_NARROWED);
     const result = await compileTypeScript(installed(), ["not-narrowed.ts"], {
       tsc: TSC,
       setting: "nodenext",
@@ -222,6 +167,50 @@ export function link(event: CallbackEvent): string {
     );
     expect(result.code).not.toBe(0);
   }, 120_000);
+});
+
+// Everything that runs, on each Node the package claims: this process's through npx as the README
+// shows, the others (fetched as npm packages) running the same files and the bin's script.
+describe.each(TESTED_NODE_MAJORS)("on Node %i, from the installed tarball", (major) => {
+  let node: ScratchProject | undefined;
+  const on = (): ScratchProject => {
+    if (!node) throw new Error(`Node ${major} could not be started`);
+    return node;
+  };
+
+  beforeAll(async () => {
+    const runtime = await nodeRuntime(major);
+    node = runtime.path === process.execPath ? installed() : installed().withNode(runtime.path);
+    const version = await on().node("--version");
+    expect(version.stdout.startsWith(`v${major}.`), version.stdout + version.stderr).toBe(true);
+  }, 600_000);
+
+  it.each(Object.entries(README_OUTPUTS))(
+    "%s prints what the README says",
+    async (name, output) => {
+      const result = await on().node(`out/${name.replace(/\.ts$/, ".js")}`);
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toBe(output);
+    },
+  );
+
+  it("narrowing.ts narrows with no cast, and its throw-style entry throws the code", async () => {
+    const run = await on().node("out/narrowing.js", { SECRET: "x" });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(NARROWING_OUTPUT);
+  });
+
+  it("is required by a CommonJS program, every subpath (Node loads ES modules synchronously)", async () => {
+    const { manifest } = await readTarball(tarball);
+    const subpaths = Object.keys(manifest.exports).map((key) => `@overture/core${key.slice(1)}`);
+    await on().write(
+      "require-all.cjs",
+      `for (const name of ${JSON.stringify(subpaths)}) require(name);\nconsole.log("required", ${subpaths.length});\n`,
+    );
+    const result = await on().node("require-all.cjs");
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe(`required ${subpaths.length}\n`);
+  });
 
   it("receiver.ts, a plain node:http server, accepts what the README's CLI command sends", async () => {
     const readme = await readFile(new URL("README.md", CORE), "utf8");
@@ -232,7 +221,7 @@ export function link(event: CallbackEvent): string {
     const words = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? "");
     const secret = "whsec-pack-test+/=";
     // PORT=0: any free port; the program prints the one it got.
-    const server = await installed().start("out/receiver.js", /listening on \d+/, {
+    const server = await on().start("out/receiver.js", /listening on \d+/, {
       OVERTURE_WEBHOOK_SECRET: secret,
       PORT: "0",
     });
@@ -240,7 +229,7 @@ export function link(event: CallbackEvent): string {
       const port = /listening on (\d+)/.exec(server.output())?.[1] ?? "";
       const args = words.map((word) => word.replace("127.0.0.1:8787", `127.0.0.1:${port}`));
       expect(args.join(" ")).toContain(`127.0.0.1:${port}/`);
-      const sent = await installed().npx("overture-webhooks", args, {
+      const sent = await on().npx("overture-webhooks", args, {
         OVERTURE_WEBHOOK_SECRET: secret,
       });
       const shown = new RegExp(
@@ -248,7 +237,7 @@ export function link(event: CallbackEvent): string {
       );
       expect(sent.stdout).toMatch(shown);
       expect(sent.code).toBe(0);
-      const wrong = await installed().npx("overture-webhooks", args, {
+      const wrong = await on().npx("overture-webhooks", args, {
         OVERTURE_WEBHOOK_SECRET: "nope",
       });
       expect(wrong.stdout).toMatch(/^HTTP 401 .*WEBHOOK_SIGNATURE_MISMATCH/);
@@ -259,32 +248,34 @@ export function link(event: CallbackEvent): string {
       await server.stop();
     }
   });
-});
 
-describe("the installed overture-webhooks command", () => {
-  it("prints its help with exit code 0 and refuses a missing secret with 2", async () => {
-    const help = await installed().npx("overture-webhooks", ["--help"]);
+  it("prints the command's help with exit code 0 and refuses a missing secret with 2", async () => {
+    const help = await on().npx("overture-webhooks", ["--help"]);
     expect(help.stdout).toContain("overture-webhooks verify");
     expect(help.code).toBe(0);
     const args = ["send", "--url", "http://127.0.0.1:9/h"];
-    const noSecret = await installed().npx("overture-webhooks", args, {
-      OVERTURE_WEBHOOK_SECRET: "",
-    });
+    const noSecret = await on().npx("overture-webhooks", args, { OVERTURE_WEBHOOK_SECRET: "" });
     expect(noSecret.stderr).toContain("OVERTURE_WEBHOOK_SECRET");
     expect(noSecret.code).toBe(2);
   });
+
+  it("passes the conformance subset", async () => {
+    const file = await bundleConformance(installed().dir, "node-entry.mjs", "conformance-node.mjs");
+    const result = await on().node(file);
+    expectAllPassed(parseConformance(result));
+    expect(result.code).toBe(0);
+  });
 });
 
-describe("the conformance subset in every runtime the README claims", () => {
-  // Vectors, receiver, form and client checks (conformance/conformance.mjs), bundled from the
-  // installed package into one file per entry.
-  const expectAllPassed = (result: Conformance) => {
-    expect(result.failed).toEqual([]);
-    expect(result.passed).toBeGreaterThanOrEqual(58);
-  };
+/** Vectors, receiver, form and client checks (conformance/conformance.mjs), all passed. */
+function expectAllPassed(result: Conformance) {
+  expect(result.failed).toEqual([]);
+  expect(result.passed).toBeGreaterThanOrEqual(58);
+}
+
+describe("the conformance subset in every other runtime the README claims", () => {
   const bundle = (entry: string, out: string) => bundleConformance(installed().dir, entry, out);
   const runtimes: [name: string, binary: Binary, args: (file: string) => string[]][] = [
-    ["Node", { path: process.execPath }, (file) => [file]],
     [
       "Deno",
       npmBinary("deno", "@deno/linux-x64-glibc", "deno"),
