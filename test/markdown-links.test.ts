@@ -51,6 +51,12 @@ function headingAnchors(text: string): Set<string> {
   return anchors;
 }
 
+/** Anchors written as HTML (`<a id="…">`, `<a name="…">`), as generated references use in tables. */
+function htmlAnchors(text: string): Set<string> {
+  const prose = text.replace(/^(```|~~~)[\s\S]*?^\1/gm, "");
+  return new Set([...prose.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)].map((match) => match[1] ?? ""));
+}
+
 function problem(file: string, target: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined; // https:, mailto:, chrome:…
   const [pathPart = "", anchor] = target.split("#", 2);
@@ -60,8 +66,10 @@ function problem(file: string, target: string): string | undefined {
   const clean = resolved.replace(/\/$/, "");
   if (!inClone.has(clean) && !folders.has(clean) && clean !== ".") return "does not exist";
   if (anchor && clean.endsWith(".md") && inClone.has(clean)) {
-    const anchors = headingAnchors(readFileSync(join(root, clean), "utf8"));
-    if (!anchors.has(anchor)) return `has no heading for #${anchor}`;
+    const text = readFileSync(join(root, clean), "utf8");
+    if (!headingAnchors(text).has(anchor) && !htmlAnchors(text).has(anchor)) {
+      return `has no heading for #${anchor}`;
+    }
   }
   return undefined;
 }
@@ -98,6 +106,11 @@ describe("the link reader itself", () => {
     expect(problem("README.md", "docs/nothing-here.md")).toBe("does not exist");
     expect(problem("README.md", "README.md#no-such-heading")).toMatch(/no heading/);
     expect(problem("README.md", "README.md#quick-start")).toBeUndefined();
+  });
+
+  it("takes an HTML anchor as a target, as GitHub does", () => {
+    const text = '| <a id="property-fetch"></a> `fetch?` |\n\n```\n<a id="in-code"></a>\n```';
+    expect([...htmlAnchors(text)]).toEqual(["property-fetch"]);
   });
 
   it("numbers repeated headings the way GitHub does", () => {

@@ -5,7 +5,7 @@ export default [
   {
     // core runs unchanged in the browser, the backend and the emulator: Web APIs only.
     files: ["src/**/*.ts"],
-    ignores: ["src/**/*.test.ts"],
+    ignores: ["src/**/*.test.ts", "src/**/*.test-d.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

@@ -2,45 +2,19 @@
 // project outside the workspace, and runs programs there, as another developer would. Shared by
 // the pack tests of @overture/core and @overture/platform-emulator; every wait is bounded and
 // every process it starts is stopped by its own process group.
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runCommand, type CommandResult } from "./command.ts";
 
 /** publint and attw are this package's dependencies; they run from here. */
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-export interface CommandResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to its end (bounded by `timeoutMs`) and never throws on a non-zero exit. */
-export function runCommand(
-  command: string,
-  args: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
-): Promise<CommandResult> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      [...args],
-      {
-        cwd: options.cwd,
-        env: { ...process.env, ...options.env },
-        timeout: options.timeoutMs ?? 120_000,
-        maxBuffer: 16 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+export { runCommand } from "./command.ts";
+export type { CommandResult } from "./command.ts";
 
 /**
  * Packs the workspace package in `packageDir` with `pnpm pack` (which runs its `prepack`, builds,
@@ -73,6 +47,7 @@ export interface PackedManifest {
   bin?: Record<string, string>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
+  engines?: { node?: string };
   repository?: { url?: string };
 }
 
@@ -143,6 +118,12 @@ export interface ScratchProject {
   /** Starts an installed bin with npx, offline, and resolves once its output matches `ready`. */
   startNpx(bin: string, args: readonly string[], ready: RegExp): Promise<RunningProgram>;
   remove(): Promise<void>;
+  /**
+   * The same project, its programs run by the Node binary at `nodePath`: `node` and `start` use
+   * it, and `npx`/`startNpx` run the installed bin's script with it (npx would start the `node`
+   * of the PATH).
+   */
+  withNode(nodePath: string): ScratchProject;
 }
 
 export interface RunningProgram {
@@ -164,20 +145,34 @@ export async function createScratchProject(tarballs: readonly string[]): Promise
     await rm(dir, { recursive: true, force: true });
     throw new Error(`npm install failed:\n${install.stdout}\n${install.stderr}`);
   }
+  return scratchProject(dir);
+}
+
+function scratchProject(dir: string, nodePath?: string): ScratchProject {
   const npxArgs = (bin: string, args: readonly string[]) => [
     "--offline",
     "--no-install",
     bin,
     ...args,
   ];
+  const node = nodePath ?? "node";
+  // With another Node, a bin runs as its script: node_modules/.bin/<bin> links to it.
+  const binScript = (bin: string) => realpath(join(dir, "node_modules/.bin", bin));
   return {
     dir,
     write: (name, content) => writeFile(join(dir, name), content),
-    node: (file, env) => runCommand("node", [file], { cwd: dir, env }),
-    npx: (bin, args, env) => runCommand("npx", npxArgs(bin, args), { cwd: dir, env }),
-    start: (file, ready, env) => startProgram(dir, "node", [file], ready, env),
-    startNpx: (bin, args, ready) => startProgram(dir, "npx", npxArgs(bin, args), ready),
+    node: (file, env) => runCommand(node, [file], { cwd: dir, env }),
+    npx: async (bin, args, env) =>
+      nodePath
+        ? runCommand(nodePath, [await binScript(bin), ...args], { cwd: dir, env })
+        : runCommand("npx", npxArgs(bin, args), { cwd: dir, env }),
+    start: (file, ready, env) => startProgram(dir, node, [file], ready, env),
+    startNpx: async (bin, args, ready) =>
+      nodePath
+        ? startProgram(dir, nodePath, [await binScript(bin), ...args], ready)
+        : startProgram(dir, "npx", npxArgs(bin, args), ready),
     remove: () => rm(dir, { recursive: true, force: true }),
+    withNode: (path) => scratchProject(dir, path),
   };
 }
 
@@ -236,6 +231,11 @@ function startProgram(
     });
   });
 }
+
+export { MODULE_SETTINGS, compileTypeScript, linkNodeTypes } from "./typescript.ts";
+export type { ModuleSetting } from "./typescript.ts";
+export { TESTED_NODE_MAJORS, enginesMajors, nodeRuntime } from "./node-versions.ts";
+export type { NodeRuntime } from "./node-versions.ts";
 
 /** A port nothing listens on at the moment (asked of the system, then released). */
 export async function freePort(): Promise<number> {

@@ -12,6 +12,8 @@ describe("published entry points", () => {
   it("are the concerns of the package, each built to JavaScript and declarations", () => {
     expect(entries.map(([name]) => name)).toEqual([
       "./webhook",
+      "./webhook/sync",
+      "./webhook/diagnose",
       "./form",
       "./task",
       "./schemas",

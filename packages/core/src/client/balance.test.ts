@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { API_URL, rejectionOf, setupClient } from "./client.fixtures.ts";
-import { json } from "./fake-fetch.fixtures.ts";
+import { json } from "../transport/fake-fetch.fixtures.ts";
 
 describe("getBalance (the live balance endpoint)", () => {
   it("gets the account's credit at {api_url}/v1/tokens/packages/balance with the API token", async () => {

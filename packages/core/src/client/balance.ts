@@ -1,7 +1,6 @@
 import { balanceSchema, type Balance } from "../schemas/index.ts";
-import { sendPlatformRequest } from "./http.ts";
+import { bearer, endpoint, sendPlatformRequest } from "../transport/index.ts";
 import type { TaskEndpointOptions } from "./tasks.ts";
-import { bearer, endpoint } from "./urls.ts";
 
 /**
  * The account's credit: `GET {api_url}/v1/tokens/packages/balance` with the same bearer token as

@@ -1,5 +1,6 @@
 // Test-only: a platform client wired to a fake fetch and a fake clock.
-import { createFakeClock, createFakeFetch } from "./fake-fetch.fixtures.ts";
+import { createFakeFetch } from "../transport/fake-fetch.fixtures.ts";
+import { createFakeClock } from "./fake-clock.fixtures.ts";
 import { createPlatformClient, type PlatformClientOptions } from "./platform-client.ts";
 
 export const BASE_URL = "http://base.test";

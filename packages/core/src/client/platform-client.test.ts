@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BASE_URL, rejectionOf, setupClient } from "./client.fixtures.ts";
-import { connectionRefused, connectionReset, json } from "./fake-fetch.fixtures.ts";
+import { connectionRefused, connectionReset, json } from "../transport/fake-fetch.fixtures.ts";
 
 const waiting = { task_id: "t1", status: "waiting" };
 const token = { access_token: "at", token_type: "Bearer", expires_in: 7200, refresh_token: "rt" };

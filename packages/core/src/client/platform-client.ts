@@ -18,7 +18,7 @@ import type {
 } from "../schemas/index.ts";
 import type { FormParams } from "../form/index.ts";
 import { getBalance } from "./balance.ts";
-import { DEFAULT_REQUEST_TIMEOUT_MS, type HttpOptions } from "./http.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS, type HttpOptions } from "../transport/index.ts";
 import {
   defaultSleep,
   isRetryable,
@@ -51,27 +51,27 @@ export interface PlatformClientOptions {
   /** `{base_url}`: authorization page, token and open endpoints (`/oauth`, `/api/open`). */
   baseUrl: string;
   /** `{api_url}`: asynchronous-task endpoints. Defaults to `baseUrl`. */
-  apiUrl?: string;
+  apiUrl?: string | undefined;
   /** Needed for `exchangeCode` and `refreshGrant` only. */
-  clientId?: string;
+  clientId?: string | undefined;
   /** Needed for `exchangeCode` and `refreshGrant` only. Server-side only (spec 1 rule 6). */
-  clientSecret?: string;
+  clientSecret?: string | undefined;
   /** Client authentication at the token endpoint: `"basic"` (default) or `"form"` (spec 4.2). */
-  clientAuth?: ClientAuth;
+  clientAuth?: ClientAuth | undefined;
   /** `fetch` to use. Defaults to the global one. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Clock in ms since the epoch. Defaults to `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Sleep used between retries and polls; must end at once when its signal aborts. */
-  sleep?: Sleep;
+  sleep?: Sleep | undefined;
   /** Random number in [0, 1) for jitter. Defaults to `Math.random`. */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /** Retries of idempotent requests and the "never sent" test of submits. */
-  retry?: RetryOptions;
+  retry?: RetryOptions | undefined;
   /** Per-request timeout in ms. Default 30,000; `0` or `Infinity` disables it. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Default polling schedule of `waitForTask` / `watchTask`. */
-  poll?: PollOptions;
+  poll?: PollOptions | undefined;
 }
 
 /**
@@ -83,11 +83,11 @@ export interface PlatformClientOptions {
  * ```
  */
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Per-request timeout of this call, over the client's. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retries of this call, over the client's `retry.retries` (idempotent calls and submit). */
-  retries?: number;
+  retries?: number | undefined;
 }
 
 /**
@@ -100,32 +100,52 @@ export interface CallOptions {
  * ```
  */
 export interface PlatformClient {
+  /** Exchanges an authorization code for tokens (spec 4.2; never retried: a code works once).
+   * Needs `clientId` and `clientSecret`; see `exchangeCode` of `@overture/core/oauth`. */
   exchangeCode(input: { code: string; redirectUri: string } & CallOptions): Promise<TokenResponse>;
+  /** Refreshes a grant (spec 4.2; never retried: the old refresh token may be spent). */
   refreshGrant(input: { refreshToken: string } & CallOptions): Promise<TokenResponse>;
+  /** The signed-in user (spec 4.3), with retries. */
   getUserInfo(accessToken: string, options?: CallOptions): Promise<UserInfo>;
+  /** The user's access tokens in a namespace, metadata only (spec 4.4), with retries. */
   listAccessTokens(
     accessToken: string,
     namespace: string,
     options?: CallOptions,
   ): Promise<AccessTokenMeta[]>;
+  /** One access token's detail with a short-lived proxy token (spec 4.5), with retries. */
   getAccessTokenDetail(
     accessToken: string,
     namespace: string,
     id: number | string,
     options?: CallOptions,
   ): Promise<AccessTokenDetail>;
+  /** Validates the music parameters and submits the task (spec 4.6), with `X-WebHook` when
+   * `webhookUrl` is given. Retried only when the request provably never left: a second
+   * submit would be a second billed task. */
   submitMusicTask(
     apiToken: string,
     params: FormParams,
-    options?: CallOptions & { webhookUrl?: string },
+    options?: CallOptions & { webhookUrl?: string | undefined },
   ): Promise<SubmitResponse>;
+  /** The unified task query, `urls.get` (spec 4.7), with retries. */
   getTask(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
+  /** The task's status endpoint (spec 4.7), with retries. */
   getTaskStatus(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
+  /** The full task record (spec 4.7), with retries. */
   getTaskRecord(apiToken: string, taskId: string, options?: CallOptions): Promise<TaskWithId>;
+  /** Cancels a waiting or running task (spec 4.7, 3.1); retried, as cancelling twice ends in
+   * the same state. */
   cancelTask(apiToken: string, taskId: string, options?: CallOptions): Promise<CancelResponse>;
+  /** The account's free task slots (spec 4.7, 8), with retries. */
   getAvailableQuota(apiToken: string, options?: CallOptions): Promise<Quota>;
+  /** The account's balance (not in the spec; seen live), with retries. */
   getBalance(apiToken: string, options?: CallOptions): Promise<Balance>;
+  /** Polls until the task ends and returns it (spec 8 polling); a failure or a cancel is
+   * returned too, a deadline or an abort throws. See `waitForTaskWith`. */
   waitForTask(apiToken: string, taskId: string, options?: WaitForTaskOptions): Promise<TaskWithId>;
+  /** Polls and yields the task on each status change until it ends (spec 8). See
+   * `watchTaskWith`. */
   watchTask(
     apiToken: string,
     taskId: string,
@@ -196,7 +216,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   };
   const task = (apiToken: string, call?: CallOptions) => ({ apiUrl, apiToken, ...http(call) });
   const watchDeps = (apiToken: string, taskId: string, requestTimeoutMs?: number) => ({
-    getTaskOnce: (call: { signal?: AbortSignal; timeoutMs?: number }) =>
+    getTaskOnce: (call: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined }) =>
       tasks.getTask({ ...task(apiToken, call), taskId }),
     now,
     sleep,

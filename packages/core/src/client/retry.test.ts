@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PlatformError } from "../errors/index.ts";
-import { connectionRefused, connectionReset } from "./fake-fetch.fixtures.ts";
+import { connectionRefused, connectionReset } from "../transport/fake-fetch.fixtures.ts";
 import { backoffDelay, defaultSleep, isRetryable, requestNeverSent, retryPolicy } from "./retry.ts";
 
 function networkError(cause: unknown) {

@@ -202,11 +202,16 @@ export async function abortableSleep(
  * ```
  */
 export interface RetryContext {
+  /** How many retries, and the back-off. */
   policy: RetryPolicy;
+  /** Whether an error may be retried (for a submit: only one that provably never left). */
   canRetry: (error: unknown) => boolean;
+  /** Waits between attempts; injectable so tests run instantly. */
   sleep: Sleep;
+  /** Randomness of the jitter, in [0, 1). */
   random: () => number;
-  signal?: AbortSignal;
+  /** Ends the waiting and the retries at once with `PLATFORM_ABORTED`. */
+  signal?: AbortSignal | undefined;
 }
 
 /**

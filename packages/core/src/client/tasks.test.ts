@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { API_URL, BASE_URL, rejectionOf, setupClient } from "./client.fixtures.ts";
-import { json } from "./fake-fetch.fixtures.ts";
+import { json } from "../transport/fake-fetch.fixtures.ts";
 import { MUSIC_DEFAULTS, validateMusicParams } from "../music/index.ts";
 
 const params = {

@@ -10,8 +10,7 @@ import {
   type SubmitResponse,
   type Task,
 } from "../schemas/index.ts";
-import { sendPlatformRequest, type HttpOptions } from "./http.ts";
-import { bearer, endpoint } from "./urls.ts";
+import { bearer, endpoint, sendPlatformRequest, type HttpOptions } from "../transport/index.ts";
 
 /**
  * Settings of an asynchronous-task call (spec 4.6, 4.7).
@@ -83,7 +82,7 @@ function checkWebhookUrl(url: string): void {
  * ```
  */
 export async function submitMusicTask(
-  options: TaskEndpointOptions & { params: FormParams; webhookUrl?: string },
+  options: TaskEndpointOptions & { params: FormParams; webhookUrl?: string | undefined },
 ): Promise<SubmitResponse> {
   const { body, contentType } = encodeMultipart(musicForm(options.params));
   const headers: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isPlatformError } from "../errors/index.ts";
 import { rejectionOf, setupClient } from "./client.fixtures.ts";
-import { connectionReset, createFakeFetch, json } from "./fake-fetch.fixtures.ts";
+import { connectionReset, createFakeFetch, json } from "../transport/fake-fetch.fixtures.ts";
 import { createPlatformClient } from "./platform-client.ts";
 import type { TaskWithId } from "./tasks.ts";
 

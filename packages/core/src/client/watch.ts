@@ -5,7 +5,7 @@ import {
   withTaskId,
 } from "../errors/index.ts";
 import { isTaskStatus, isTerminalStatus, mergeStatus, type TaskStatus } from "../task/index.ts";
-import { isRequestTimeout } from "./http.ts";
+import { isRequestTimeout } from "../transport/index.ts";
 import { abortableSleep, isRetryable, type Sleep } from "./retry.ts";
 import type { TaskWithId } from "./tasks.ts";
 
@@ -42,20 +42,20 @@ export interface PollOptions {
  */
 export interface WatchTaskOptions {
   /** Ends the wait at once, also during a sleep, with `PLATFORM_ABORTED`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Overall deadline, ms since the epoch on the client's clock. Wins over `timeoutMs`. */
-  deadline?: number;
+  deadline?: number | undefined;
   /** Overall time limit in ms from the start of the wait. Default 30 minutes (spec 8: tasks
    *  usually take 1 to 10). `Infinity` waits without limit. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Per-poll request timeout in ms (cut to what is left of the deadline). */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Polling schedule, over the client's defaults. */
-  poll?: PollOptions;
+  poll?: PollOptions | undefined;
   /** Called when a poll reports a status the spec does not list; polling goes on. */
-  onUnknownStatus?: (status: string, task: TaskWithId) => void;
+  onUnknownStatus?: ((status: string, task: TaskWithId) => void) | undefined;
   /** Called when a poll fails with a transient error, before backing off for `delayMs`. */
-  onRetry?: (error: PlatformError, delayMs: number) => void;
+  onRetry?: ((error: PlatformError, delayMs: number) => void) | undefined;
 }
 
 /**
@@ -68,7 +68,7 @@ export interface WatchTaskOptions {
  */
 export interface WaitForTaskOptions extends WatchTaskOptions {
   /** Called with the task on each status change, the first observation included. */
-  onChange?: (task: TaskWithId) => void;
+  onChange?: ((task: TaskWithId) => void) | undefined;
 }
 
 /**
@@ -92,12 +92,21 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
  * ```
  */
 export interface WatchDependencies {
-  getTaskOnce: (options: { signal?: AbortSignal; timeoutMs?: number }) => Promise<TaskWithId>;
+  /** One query of the task, with the wait's signal and what is left of its time. */
+  getTaskOnce: (options: {
+    signal?: AbortSignal | undefined;
+    timeoutMs?: number | undefined;
+  }) => Promise<TaskWithId>;
+  /** Clock in ms since the epoch. */
   now: () => number;
+  /** Waits between polls; injectable so tests run instantly. */
   sleep: Sleep;
+  /** Randomness of the jitter, in [0, 1). */
   random: () => number;
+  /** Timeout of one query, in ms. */
   requestTimeoutMs: number;
-  poll?: PollOptions;
+  /** The polling schedule; see {@link PollOptions}. */
+  poll?: PollOptions | undefined;
 }
 
 function schedule(options: PollOptions = {}): Required<PollOptions> {

@@ -10,15 +10,15 @@ import type { PlatformErrorCode } from "./codes.ts";
  */
 export interface PlatformErrorOptions {
   /** HTTP status, when the platform answered. */
-  status?: number;
+  status?: number | undefined;
   /** The response body (parsed JSON, or text), when the platform answered. */
   body?: unknown;
   /** The error code the body named (`"quota_exceeded"`, `"invalid_grant"`), when it named one. */
-  platformCode?: string;
+  platformCode?: string | undefined;
   /** How long the platform asked to wait (`Retry-After`), in ms. */
-  retryAfterMs?: number;
+  retryAfterMs?: number | undefined;
   /** The task concerned, for task operations and waits. */
-  taskId?: string;
+  taskId?: string | undefined;
   /** The underlying error (a fetch `TypeError`, a zod error, an abort reason). */
   cause?: unknown;
 }

@@ -22,8 +22,8 @@ import { PlatformError } from "./platform-error.ts";
  * ```
  */
 export interface ErrorBodyReading {
-  code?: string;
-  message?: string;
+  code?: string | undefined;
+  message?: string | undefined;
 }
 
 const MAX_MESSAGE = 500;
@@ -101,12 +101,12 @@ export interface ErrorResponse {
   /** Parsed JSON body, or the text when it is not JSON. */
   body?: unknown;
   /** `Retry-After`, already converted to ms. */
-  retryAfterMs?: number;
+  retryAfterMs?: number | undefined;
   /** `"METHOD /path"` of the request, named in the message (never the query or a token). */
-  request?: string;
+  request?: string | undefined;
   /** The request went to the OAuth token endpoint: read RFC 6749 error codes (spec 4.2). */
-  tokenEndpoint?: boolean;
-  taskId?: string;
+  tokenEndpoint?: boolean | undefined;
+  taskId?: string | undefined;
 }
 
 const QUOTA_CODE = /quota/i;

@@ -45,7 +45,7 @@ export const CFG_TYPES = ["apg", "cfg", "cfg_star"] as const;
 export const LORA_NAMES = ["none", "ACE-Step-v1-chinese-rap-LoRA"] as const;
 /**
  * Longest prompt the platform accepts, in characters: Unicode code points, as Python's `len`
- * counts them (PLATFORM-FACTS: the playground's limit), after line breaks became LF. See
+ * counts them (docs/platform-facts.md: the playground's limit), after line breaks became LF. See
  * `countCharacters` of `@overture/core/text`.
  *
  * @example
@@ -105,7 +105,7 @@ export type LoraName = (typeof LORA_NAMES)[number];
 
 /**
  * A complete, validated set of music-generation form fields: the 19 of spec 4.6, in its order,
- * then the two the platform also accepts (PLATFORM-FACTS): `seeds` and `reference_audio_strength`.
+ * then the two the platform also accepts (docs/platform-facts.md): `seeds` and `reference_audio_strength`.
  *
  * @example
  * ```ts
@@ -227,7 +227,7 @@ const flag = (value: boolean): MusicFieldSpec => ({
 /**
  * Per-field metadata of the music form, in the order fields are sent: spec 4.6's, then `seeds`
  * and `reference_audio_strength`. The spec shows neither requiredness nor ranges; these are the
- * platform playground's (PLATFORM-FACTS): duration 30–240 s, infer_steps 1–60, guidance_scale,
+ * platform playground's (docs/platform-facts.md): duration 30–240 s, infer_steps 1–60, guidance_scale,
  * guidance_scale_text, guidance_scale_lyric and min_guidance_scale 0–200, omega_scale −100–100,
  * guidance_interval, its decay and reference_audio_strength 0–1, prompt up to 4,000 and lyrics up
  * to 16,000 characters (code points).

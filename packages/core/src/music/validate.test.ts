@@ -274,7 +274,7 @@ describe("validateMusicParams: input shape", () => {
   });
 });
 
-describe("validateMusicParams: the platform's ranges (PLATFORM-FACTS)", () => {
+describe("validateMusicParams: the platform's ranges (docs/platform-facts.md)", () => {
   it.each([
     ["duration", 30, 240],
     ["infer_steps", 1, 60],

@@ -161,7 +161,7 @@ function checkField(name: string, spec: MusicFieldSpec, raw: unknown): Check {
 }
 
 /**
- * Checks music-generation parameters (spec 4.6 and the platform's ranges, PLATFORM-FACTS) and
+ * Checks music-generation parameters (spec 4.6 and the platform's ranges, docs/platform-facts.md) and
  * fills in defaults, for a form or a backend. `submitMusicTask` runs it too, so what it accepts
  * is what is sent.
  *

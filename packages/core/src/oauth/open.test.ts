@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createFakeFetch, json } from "../client/fake-fetch.fixtures.ts";
+import { createFakeFetch, json } from "../transport/fake-fetch.fixtures.ts";
 import { getAccessTokenDetail, getUserInfo, listAccessTokens } from "./index.ts";
 
 const baseUrl = "http://127.0.0.1:4010";

@@ -1,5 +1,4 @@
-import { sendPlatformRequest, type HttpOptions } from "../client/http.ts";
-import { bearer, endpoint } from "../client/urls.ts";
+import { bearer, endpoint, sendPlatformRequest, type HttpOptions } from "../transport/index.ts";
 import {
   accessTokenDetailSchema,
   accessTokenListSchema,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createFakeFetch, json } from "../client/fake-fetch.fixtures.ts";
+import { createFakeFetch, json } from "../transport/fake-fetch.fixtures.ts";
 import { OAUTH_INVALID_CLIENT, isPlatformError } from "../errors/index.ts";
 import { basicAuthorization, exchangeCode, refreshGrant } from "./index.ts";
 

@@ -1,5 +1,4 @@
-import { endpoint } from "../client/urls.ts";
-import { sendPlatformRequest, type HttpOptions } from "../client/http.ts";
+import { endpoint, sendPlatformRequest, type HttpOptions } from "../transport/index.ts";
 import { OAUTH_INVALID_CLIENT, PlatformError, isPlatformError } from "../errors/index.ts";
 import { tokenResponseSchema, type TokenResponse } from "../schemas/index.ts";
 
@@ -35,7 +34,7 @@ export interface TokenEndpointOptions extends HttpOptions {
   /** Server-side only (spec 1 rule 6). */
   clientSecret: string;
   /** Default `"basic"`; see {@link ClientAuth}. */
-  clientAuth?: ClientAuth;
+  clientAuth?: ClientAuth | undefined;
 }
 
 /**
@@ -49,7 +48,7 @@ export interface TokenEndpointOptions extends HttpOptions {
 export interface BasicAuthorizationOptions {
   /** `"spec"` (default): `base64(id:secret)` of spec 4.2; `"rfc6749"`: form-urlencode the id
    * and the secret first (RFC 6749 §2.3.1). */
-  readonly encoding?: "spec" | "rfc6749";
+  readonly encoding?: "spec" | "rfc6749" | undefined;
 }
 
 /** `application/x-www-form-urlencoded` encoding of one value (RFC 6749 Appendix B). */

@@ -50,3 +50,15 @@ export const WEBHOOK_HANDLER_FAILED = "WEBHOOK_HANDLER_FAILED";
  * ```
  */
 export const WEBHOOK_BODY_ALREADY_PARSED = "WEBHOOK_BODY_ALREADY_PARSED";
+
+/**
+ * The receiver itself failed outside `onEvent`: the request stream broke, or a bug. Answered 500
+ * (the platform delivers again) and reported to `onRejected` with the `error`, or to the
+ * console when there is no `onRejected`; never a rejected promise that could end the process.
+ *
+ * @example
+ * ```ts
+ * onRejected: (r) => r.code === WEBHOOK_RECEIVER_FAILED && log.error({ err: r.error }, r.message)
+ * ```
+ */
+export const WEBHOOK_RECEIVER_FAILED = "WEBHOOK_RECEIVER_FAILED";

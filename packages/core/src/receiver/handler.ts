@@ -1,9 +1,15 @@
 import {
   DEFAULT_MAX_BODY_BYTES,
-  readLimited,
-  receiveWebhook,
-  tooLarge,
+  checkReceiverOptions,
   type WebhookReceiverOptions,
+} from "./options.ts";
+import {
+  readLimited,
+  receiveChecked,
+  receiverFailure,
+  refusal,
+  tooLarge,
+  type WebhookAnswer,
 } from "./receive.ts";
 
 /**
@@ -13,7 +19,11 @@ import {
  * secret, checks the event, and calls `onEvent`; see `receiveWebhook` for each answer. The URL
  * signed is `request.url`, which the runtime has parsed: the query is the one the platform sent
  * as long as it used only characters a URL keeps as they are (spec 4.8; Overture's callback
- * URLs do).
+ * URLs do). It always answers: what it cannot handle otherwise is a 500, reported to
+ * `onRejected`.
+ *
+ * @throws TypeError when created without a secret, with an empty or blank one, or with `hash`
+ *   and `hmac` (see {@link WebhookReceiverOptions}).
  *
  * @example
  * ```ts
@@ -27,8 +37,19 @@ import {
 export function createWebhookHandler(
   options: WebhookReceiverOptions,
 ): (request: Request) => Promise<Response> {
-  const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const checked = checkReceiverOptions(options, "createWebhookHandler");
+  const max = checked.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return async function handleWebhook(request: Request): Promise<Response> {
+    let answer: WebhookAnswer;
+    try {
+      answer = await receive(request);
+    } catch (error) {
+      answer = receiverFailure(checked, error);
+    }
+    return json(answer.status, answer.body, answer.status === 405 ? { Allow: "POST" } : {});
+  };
+
+  async function receive(request: Request): Promise<WebhookAnswer> {
     const delivery = { method: request.method, url: request.url, headers: request.headers };
     let body: Uint8Array | undefined = new Uint8Array();
     if (request.method.toUpperCase() === "POST") {
@@ -36,14 +57,9 @@ export function createWebhookHandler(
       const declared = Number(request.headers.get("content-length") ?? "0");
       body = declared > max ? undefined : await readLimited(streamOf(request), max);
     }
-    if (body === undefined) {
-      const rejection = tooLarge(max);
-      options.onRejected?.(rejection);
-      return json(rejection.status, { error: rejection.code, message: rejection.message });
-    }
-    const answer = await receiveWebhook({ ...delivery, body }, options);
-    return json(answer.status, answer.body, answer.status === 405 ? { Allow: "POST" } : {});
-  };
+    if (body === undefined) return refusal(checked, tooLarge(max));
+    return receiveChecked({ ...delivery, body }, checked);
+  }
 }
 
 /** The request body as chunks; none when it has no body. */

@@ -1,11 +1,23 @@
+/**
+ * The webhook receiver for Node's `http` server, Express, Connect or Fastify's middie
+ * (`createWebhookMiddleware`), typed structurally so core imports nothing from Node. It does what
+ * the fetch handler of `@overture/core/receiver` does, on Node's request and response.
+ *
+ * @packageDocumentation
+ */
 import { WEBHOOK_BODY_ALREADY_PARSED } from "./codes.ts";
 import {
   DEFAULT_MAX_BODY_BYTES,
+  checkReceiverOptions,
+  type WebhookReceiverOptions,
+} from "./options.ts";
+import {
   readLimited,
-  receiveWebhook,
+  receiveChecked,
+  receiverFailure,
+  refusal,
   tooLarge,
   type WebhookAnswer,
-  type WebhookReceiverOptions,
 } from "./receive.ts";
 
 /**
@@ -19,9 +31,9 @@ import {
  * ```
  */
 export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
-  readonly method?: string;
+  readonly method?: string | undefined;
   /** The request target as received: path and query, never re-encoded. */
-  readonly url?: string;
+  readonly url?: string | undefined;
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   readonly body?: unknown;
 }
@@ -35,8 +47,11 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
  * ```
  */
 export interface NodeResponseLike {
+  /** The status the answer is sent with. */
   statusCode: number;
+  /** Sets one response header. */
   setHeader(name: string, value: string): unknown;
+  /** Sends the body and ends the response. */
   end(body?: string): unknown;
 }
 
@@ -45,15 +60,22 @@ export interface NodeResponseLike {
  * `(req, res, next?) => Promise<void>`. It reads the raw body from the request stream (or takes
  * `req.body` when `express.raw()` ran first), verifies it over those bytes against
  * `req.url` exactly as received, with the timestamp window and every secret, checks the event
- * and calls `onEvent`; see `receiveWebhook` for each answer. It always answers; `next` only gets
- * an unexpected error. Mount it before any JSON body parser: a parsed body cannot be verified.
+ * and calls `onEvent`; see `receiveWebhook` for each answer. Mount it before any JSON body
+ * parser: a parsed body cannot be verified.
+ *
+ * Its promise never rejects, so `createServer(receive)` cannot end the process on a bad request:
+ * what it cannot handle otherwise (a request stream that breaks, a bug) goes to `next` when
+ * there is one (Express answers it), else it answers 500 and reports to `onRejected`.
+ *
+ * @throws TypeError when created without a secret, with an empty or blank one, or with `hash`
+ *   and `hmac` (see {@link WebhookReceiverOptions}).
  *
  * @example
  * ```ts
  * import { createServer } from "node:http";
  * import { createWebhookMiddleware } from "@overture/core/receiver/node";
  *
- * const receive = createWebhookMiddleware({ secrets: [process.env.WEBHOOK_SECRET], onEvent });
+ * const receive = createWebhookMiddleware({ secrets: process.env.WEBHOOK_SECRET, onEvent });
  * createServer(receive).listen(8787);        // or: app.post("/webhooks/platform", receive)
  * ```
  */
@@ -64,57 +86,66 @@ export function createWebhookMiddleware(
   res: NodeResponseLike,
   next?: (error?: unknown) => void,
 ) => Promise<void> {
-  const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const checked = checkReceiverOptions(options, "createWebhookMiddleware");
+  const max = checked.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return async function webhookMiddleware(req, res, next) {
+    let answer: WebhookAnswer;
     try {
-      const method = req.method ?? "GET";
-      let answer: WebhookAnswer;
-      if (req.body !== undefined && !(req.body instanceof Uint8Array)) {
-        answer = parsedBody();
-      } else {
-        const body =
-          method.toUpperCase() !== "POST"
-            ? new Uint8Array()
-            : req.body instanceof Uint8Array
-              ? req.body
-              : await readLimited(req, max);
-        answer =
-          body === undefined
-            ? rejected(tooLarge(max))
-            : await receiveWebhook(
-                { method, url: req.url ?? "/", headers: req.headers, body },
-                options,
-              );
+      answer = await receive(req);
+    } catch (error) {
+      if (next) {
+        passOn(next, error);
+        return;
       }
+      answer = receiverFailure(checked, error);
+    }
+    try {
       res.statusCode = answer.status;
       res.setHeader("Content-Type", "application/json");
       if (answer.status === 405) res.setHeader("Allow", "POST");
       res.end(JSON.stringify(answer.body));
     } catch (error) {
-      if (next) next(error);
-      else throw error;
+      // The response is gone (the client hung up): nothing left to answer, only to report.
+      receiverFailure(checked, error);
     }
   };
 
-  function rejected(rejection: ReturnType<typeof tooLarge>): WebhookAnswer {
-    options.onRejected?.(rejection);
-    return {
-      status: rejection.status,
-      body: { error: rejection.code, message: rejection.message },
-    };
+  async function receive(req: NodeRequestLike): Promise<WebhookAnswer> {
+    const method = req.method ?? "GET";
+    if (req.body !== undefined && !(req.body instanceof Uint8Array)) return parsedBody();
+    const body =
+      method.toUpperCase() !== "POST"
+        ? new Uint8Array()
+        : req.body instanceof Uint8Array
+          ? req.body
+          : await readLimited(req, max);
+    if (body === undefined) return refusal(checked, tooLarge(max));
+    return receiveChecked({ method, url: req.url ?? "/", headers: req.headers, body }, checked);
   }
 
   /** A body parser consumed and parsed the body: its bytes, which were signed, are gone. */
   function parsedBody(): WebhookAnswer {
     const message =
       "The request body was parsed before the webhook receiver ran, so its signed bytes are gone: mount the receiver before any JSON body parser, or use express.raw()";
-    return rejected({ status: 500, code: WEBHOOK_BODY_ALREADY_PARSED, message });
+    return refusal(checked, { status: 500, code: WEBHOOK_BODY_ALREADY_PARSED, message });
+  }
+
+  function passOn(next: (error?: unknown) => void, error: unknown): void {
+    try {
+      next(error);
+    } catch (thrown) {
+      receiverFailure(checked, thrown);
+    }
   }
 }
 
+export type { WebhookAnswer } from "./receive.ts";
+export type { CallbackEvent, CallbackEventOf } from "./event.ts";
 export type {
-  WebhookAnswer,
+  CallbackEventHandler,
+  CallbackEventHandlers,
   WebhookEventContext,
   WebhookReceiverOptions,
   WebhookRejection,
-} from "./receive.ts";
+  WebhookSecrets,
+} from "./options.ts";

@@ -1,101 +1,32 @@
-import { callbackEventSchema, type CallbackEvent } from "../schemas/index.ts";
+import { TASK_STATUSES } from "../task/index.ts";
 import {
-  readWebhookBody,
-  verifyWebhook,
-  verifyWebhookSync,
-  type HashSha256,
-  type HmacSha256Hex,
-  type SignatureDiagnosis,
-  type VerifyWebhookOptions,
+  WEBHOOK_MALFORMED_TIMESTAMP,
+  WEBHOOK_MISSING_HEADER,
+  WEBHOOK_SIGNATURE_MISMATCH,
+  WEBHOOK_TIMESTAMP_OUT_OF_RANGE,
   type WebhookHeaders,
-  type WebhookVerified,
 } from "../webhook/index.ts";
 import {
   WEBHOOK_BODY_TOO_LARGE,
   WEBHOOK_EVENT_INVALID,
   WEBHOOK_HANDLER_FAILED,
   WEBHOOK_METHOD_NOT_ALLOWED,
+  WEBHOOK_RECEIVER_FAILED,
 } from "./codes.ts";
+import type { CallbackEvent } from "./event.ts";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  checkReceiverOptions,
+  type CallbackEventHandler,
+  type CallbackEventHandlers,
+  type WebhookEventContext,
+  type WebhookReceiverOptions,
+  type WebhookRejection,
+} from "./options.ts";
+import { verifyDelivery } from "./verify-delivery.ts";
 
-/**
- * Default largest body a receiver reads: 1 MiB. A callback event (spec 2.7) is a few hundred
- * bytes; the limit only keeps a flood of large requests from filling memory.
- *
- * @example
- * ```ts
- * createWebhookHandler({ secrets, onEvent, maxBodyBytes: DEFAULT_MAX_BODY_BYTES / 4 });
- * ```
- */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
-/**
- * What a verified, valid delivery hands to `onEvent` beside the event.
- *
- * @example
- * ```ts
- * onEvent: (event, { verification }) => log.info({ signedAt: verification.timestamp }, event.status)
- * ```
- */
-export interface WebhookEventContext {
-  readonly verification: WebhookVerified;
-  /** The raw body, exactly as received and verified. */
-  readonly body: Uint8Array;
-}
-
-/**
- * A delivery the receiver refused, for the application's log; never holds a secret.
- *
- * @example
- * ```ts
- * onRejected: ({ status, code, message }) => log.warn({ status, code }, message)
- * ```
- */
-export interface WebhookRejection {
-  readonly status: number;
-  readonly code: string;
-  readonly message: string;
-  /** The spec 7 causes of a signature mismatch that could be confirmed. */
-  readonly diagnoses?: readonly SignatureDiagnosis[];
-  /** What `onEvent` or `seen` threw (`WEBHOOK_HANDLER_FAILED`). */
-  readonly error?: unknown;
-}
-
-/**
- * Settings of a webhook receiver: the verification settings of `verifyWebhook` (secrets for
- * rotation, `formerSecrets`, the timestamp window, diagnostics, the HMAC) and what to do with an
- * event.
- *
- * @example
- * ```ts
- * const options: WebhookReceiverOptions = {
- *   secrets: [process.env.WEBHOOK_SECRET, process.env.WEBHOOK_SECRET_NEXT],
- *   onEvent: async (event) => { await db.saveEvent(event); },
- *   seen: (eventId) => db.hasEvent(eventId),
- * };
- * ```
- */
-export interface WebhookReceiverOptions extends Omit<
-  VerifyWebhookOptions,
-  "body" | "url" | "headers"
-> {
-  /** Receives each verified event (spec 2.7), typed and validated, once per `event_id` when
-   * `seen` is given. Throwing answers 500, so the platform delivers it again. */
-  readonly onEvent: (event: CallbackEvent, context: WebhookEventContext) => void | Promise<void>;
-  /** Whether `onEvent` already handled this `event_id` (spec 6 rule 3: the platform re-delivers
-   * an event with the same id). `true` answers 200 without calling `onEvent`. It only reads:
-   * record the id in `onEvent`, with the event's effect, so a failed `onEvent` is retried. */
-  readonly seen?: (eventId: string) => boolean | Promise<boolean>;
-  /** Told about every refused delivery, for logs. */
-  readonly onRejected?: (rejection: WebhookRejection) => void;
-  /** Largest body read, in bytes; default {@link DEFAULT_MAX_BODY_BYTES}. */
-  readonly maxBodyBytes?: number;
-  /** HMAC implementation; default WebCrypto. */
-  readonly hmac?: HmacSha256Hex;
-  /** A one-shot SHA-256 such as `node:crypto`'s `hash` (Node >= 20.12): deliveries are then
-   * verified by `verifyWebhookSync({ hash })`, the fastest verifier, with no promise per HMAC.
-   * Give `hash` or `hmac`, not both (a TypeError). */
-  readonly hash?: HashSha256;
-}
+/** Receiver settings as {@link checkReceiverOptions} returns them. */
+export type CheckedReceiverOptions = ReturnType<typeof checkReceiverOptions>;
 
 /**
  * A delivery as any server framework holds it: the method, the URL as the platform called it
@@ -132,9 +63,15 @@ export interface WebhookAnswer {
 /**
  * Receives one delivery, framework-free: POST only (405), the body limit (413), `verifyWebhook`
  * over the raw bytes with the timestamp window and every secret (401), strict UTF-8 JSON (400),
- * the event of spec 2.7 (400), `seen` (200, `duplicate`), then `onEvent` (200, `accepted`; 500
- * when it throws, so the platform retries). `createWebhookHandler` and
- * `createWebhookMiddleware` wrap it for fetch and for Node.
+ * the event of spec 2.7 with the fields of its status (400; a success needs its result link),
+ * `seen` (200, `duplicate`), then `onEvent` or the handler of the event's status (200,
+ * `accepted`; 500 when it throws, so the platform retries). A status the spec does not list
+ * goes to `onUnknownStatus`, or is refused (400) without it. `createWebhookHandler` and
+ * `createWebhookMiddleware` wrap it for fetch and for Node, and check `options` once, when they
+ * are created; called directly, it checks them on every call.
+ *
+ * @throws TypeError for settings no delivery can fix: no secret, an empty or blank one, `hash`
+ *   with `hmac` (see {@link WebhookReceiverOptions}).
  *
  * @example
  * ```ts
@@ -146,13 +83,15 @@ export async function receiveWebhook(
   delivery: WebhookDelivery,
   options: WebhookReceiverOptions,
 ): Promise<WebhookAnswer> {
-  const refuse = (rejection: WebhookRejection): WebhookAnswer => {
-    options.onRejected?.(rejection);
-    return {
-      status: rejection.status,
-      body: { error: rejection.code, message: rejection.message },
-    };
-  };
+  return receiveChecked(delivery, checkReceiverOptions(options, "receiveWebhook"));
+}
+
+/** {@link receiveWebhook} with settings {@link checkReceiverOptions} has checked. */
+export async function receiveChecked(
+  delivery: WebhookDelivery,
+  options: CheckedReceiverOptions,
+): Promise<WebhookAnswer> {
+  const refuse = (rejection: WebhookRejection) => refusal(options, rejection);
   if (delivery.method.toUpperCase() !== "POST") {
     const message = "Webhook deliveries are POST requests (spec 4.8)";
     return refuse({ status: 405, code: WEBHOOK_METHOD_NOT_ALLOWED, message });
@@ -160,52 +99,107 @@ export async function receiveWebhook(
   const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (delivery.body.length > max) return refuse(tooLarge(max));
 
-  const { onEvent, seen } = options;
-  const verification = await verify(delivery, options);
-  if (!verification.ok) {
-    const { code, message, diagnoses } = verification;
-    return refuse({ status: 401, code, message, ...(diagnoses ? { diagnoses } : {}) });
-  }
-  const read = readWebhookBody(delivery.body);
-  if (!read.ok) return refuse({ status: 400, code: read.code, message: read.message });
-  const parsed = callbackEventSchema.safeParse(read.json);
-  if (!parsed.success) {
-    const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(".") || "(body)"))];
-    const message = `The body is not a callback event of spec 2.7: check ${fields.join(", ")}`;
-    return refuse({ status: 400, code: WEBHOOK_EVENT_INVALID, message });
-  }
-  const event = parsed.data;
-  try {
-    if (seen && (await seen(event.event_id))) {
-      return { status: 200, body: { status: "duplicate", event_id: event.event_id } };
+  const read = await verifyDelivery({ ...verificationSettings(options), ...delivery });
+  if (!read.ok) return refuse(read.rejection);
+  const context = { verification: read.verification, body: delivery.body };
+  let handle: () => void | Promise<void>;
+  let eventId: string;
+  if ("event" in read) {
+    const { event } = read;
+    eventId = event.event_id;
+    handle = () => dispatch(options.onEvent, event, context);
+  } else {
+    const { unknownStatus: body } = read;
+    const { onUnknownStatus } = options;
+    if (!onUnknownStatus) {
+      const message = `The event's status ${JSON.stringify(body.status)} is none of spec 2.7's (${TASK_STATUSES.join(", ")}); give the receiver onUnknownStatus to take it`;
+      return refuse({ status: 400, code: WEBHOOK_EVENT_INVALID, message });
     }
-    await onEvent(event, { verification, body: delivery.body });
+    eventId = body.event_id;
+    handle = () => onUnknownStatus(body, context);
+  }
+  try {
+    if (options.seen && (await options.seen(eventId))) {
+      return { status: 200, body: { status: "duplicate", event_id: eventId } };
+    }
+    await handle();
   } catch (error) {
     // The error stays in the application's log: its text may hold anything.
     const message = "The receiver could not handle the event; the platform will deliver it again";
     return refuse({ status: 500, code: WEBHOOK_HANDLER_FAILED, message, error });
   }
-  return { status: 200, body: { status: "accepted", event_id: event.event_id } };
+  return { status: 200, body: { status: "accepted", event_id: eventId } };
 }
 
-/** The delivery verified with the receiver's HMAC: `hash` synchronously, else `hmac` or WebCrypto. */
-function verify(delivery: WebhookDelivery, options: WebhookReceiverOptions) {
-  const input: VerifyWebhookOptions = {
-    body: delivery.body,
-    url: delivery.url,
-    headers: delivery.headers,
+/** The settings of a receiver `verifyDelivery` uses. */
+export function verificationSettings(options: CheckedReceiverOptions) {
+  return {
     secrets: options.secrets,
     formerSecrets: options.formerSecrets,
     alternateUrls: options.alternateUrls,
     now: options.now,
     toleranceMs: options.toleranceMs,
     diagnose: options.diagnose,
+    hmac: options.hmac,
+    hash: options.hash,
   };
-  if (options.hash === undefined) return verifyWebhook({ ...input, hmac: options.hmac });
-  if (options.hmac !== undefined) {
-    throw new TypeError("A webhook receiver takes `hash` or `hmac`, not both");
+}
+
+/** Hands `event` to `onEvent`: the function, or the handler of its status (none: nothing). */
+function dispatch(
+  onEvent: CallbackEventHandler | CallbackEventHandlers,
+  event: CallbackEvent,
+  context: WebhookEventContext,
+): void | Promise<void> {
+  if (typeof onEvent === "function") return onEvent(event, context);
+  // The handler of event.status takes that status's event: the lookup keeps them paired.
+  const handler = onEvent[event.status] as CallbackEventHandler | undefined;
+  return handler?.(event, context);
+}
+
+/**
+ * Tells `onRejected` (if any) about a refused delivery and returns its answer: the code and, for
+ * a request that failed verification, a generic message (see `SENDER_MESSAGES`). A throwing
+ * `onRejected` changes nothing for the sender: the answer stays, and the error goes to the
+ * console, since the hook that would have logged it is the one that failed.
+ */
+export function refusal(
+  options: WebhookReceiverOptions,
+  rejection: WebhookRejection,
+): WebhookAnswer {
+  try {
+    options.onRejected?.(rejection);
+  } catch (error) {
+    console.error(`webhook receiver: onRejected threw while reporting ${rejection.code}`, error);
   }
-  return verifyWebhookSync({ ...input, hash: options.hash });
+  const message = SENDER_MESSAGES[rejection.code] ?? rejection.message;
+  return { status: rejection.status, body: { error: rejection.code, message } };
+}
+
+/**
+ * What the sender of a request that failed verification is told: the code and a generic
+ * message. The full message says how the receiver is set up (how many secrets, which former
+ * secret matched, the tolerance); an unauthenticated sender must not learn that, so it goes to
+ * `onRejected` only, as Stripe's and Svix's libraries keep the details for the receiver's log.
+ * Later refusals (a body that is not an event) come from a sender who signed, and say what.
+ */
+const SENDER_MESSAGES: Readonly<Record<string, string>> = {
+  [WEBHOOK_MISSING_HEADER]:
+    "The request is not signed: X-Sign-Timestamp and X-Signature are required",
+  [WEBHOOK_MALFORMED_TIMESTAMP]: "X-Sign-Timestamp is not a 13-digit millisecond timestamp",
+  [WEBHOOK_TIMESTAMP_OUT_OF_RANGE]: "X-Sign-Timestamp is outside the accepted window",
+  [WEBHOOK_SIGNATURE_MISMATCH]: "The signature could not be verified",
+};
+
+/**
+ * The answer when the receiver itself broke (the request stream failed, a bug): 500, so the
+ * platform delivers again, reported to `onRejected`, or else to the console: a server must
+ * never lose such an error, nor crash on it.
+ */
+export function receiverFailure(options: WebhookReceiverOptions, error: unknown): WebhookAnswer {
+  const message = "The webhook receiver failed; the platform will deliver the event again";
+  if (!options.onRejected) console.error(`webhook receiver: ${WEBHOOK_RECEIVER_FAILED}`, error);
+  return refusal(options, { status: 500, code: WEBHOOK_RECEIVER_FAILED, message, error });
 }
 
 /** The rejection of a body longer than `max` bytes. */

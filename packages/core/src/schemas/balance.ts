@@ -39,5 +39,7 @@ export const balanceSchema = z.looseObject({
  * ```ts
  * const { balance }: Balance = await client.getBalance(apiToken);
  * ```
+ *
+ * @useDeclaredType
  */
 export type Balance = z.infer<typeof balanceSchema>;

@@ -36,5 +36,7 @@ export const platformErrorBodySchema = z.looseObject({
  * ```ts
  * const body: PlatformErrorBody = { error: "rate_limited", message: "Slow down" };
  * ```
+ *
+ * @useDeclaredType
  */
 export type PlatformErrorBody = z.infer<typeof platformErrorBodySchema>;

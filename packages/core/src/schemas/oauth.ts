@@ -40,6 +40,8 @@ export const tokenResponseSchema = z.looseObject({
  * ```ts
  * const token: TokenResponse = await client.exchangeCode({ code, redirectUri });
  * ```
+ *
+ * @useDeclaredType
  */
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
@@ -65,5 +67,7 @@ export const oauthErrorBodySchema = z.looseObject({
  * ```ts
  * const body: OAuthErrorBody = { error: "invalid_grant", error_description: "code used" };
  * ```
+ *
+ * @useDeclaredType
  */
 export type OAuthErrorBody = z.infer<typeof oauthErrorBodySchema>;

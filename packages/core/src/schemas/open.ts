@@ -28,6 +28,8 @@ export const userInfoSchema = z.looseObject({
  * ```ts
  * const user: UserInfo = await client.getUserInfo(accessToken);
  * ```
+ *
+ * @useDeclaredType
  */
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
@@ -63,6 +65,8 @@ export const accessTokenMetaSchema = z.looseObject({
  * ```ts
  * const tokens: AccessTokenMeta[] = await client.listAccessTokens(accessToken, "demo");
  * ```
+ *
+ * @useDeclaredType
  */
 export type AccessTokenMeta = z.infer<typeof accessTokenMetaSchema>;
 
@@ -98,5 +102,7 @@ export const accessTokenDetailSchema = accessTokenMetaSchema.extend({
  * ```ts
  * const detail: AccessTokenDetail = await client.getAccessTokenDetail(accessToken, "demo", 7);
  * ```
+ *
+ * @useDeclaredType
  */
 export type AccessTokenDetail = z.infer<typeof accessTokenDetailSchema>;

@@ -27,6 +27,8 @@ export const quotaSchema = z.union([
  * ```ts
  * const quota: Quota = await client.getAvailableQuota(apiToken);
  * ```
+ *
+ * @useDeclaredType
  */
 export type Quota = z.infer<typeof quotaSchema>;
 

@@ -29,6 +29,8 @@ export const usageInfoSchema = z
  * ```ts
  * const seconds = (task.usage_info as UsageInfo | undefined)?.quantity;
  * ```
+ *
+ * @useDeclaredType
  */
 export type UsageInfo = z.infer<typeof usageInfoSchema>;
 
@@ -57,6 +59,8 @@ export const taskErrorSchema = z.union([
  * ```ts
  * const error: TaskError = { code: "nsfw", message: "Blocked" };
  * ```
+ *
+ * @useDeclaredType
  */
 export type TaskError = z.infer<typeof taskErrorSchema>;
 
@@ -83,6 +87,8 @@ export const taskOutputSchema = z.looseObject({
  * ```ts
  * const output: TaskOutput = { file_url: "https://cdn.example/song.mp3" };
  * ```
+ *
+ * @useDeclaredType
  */
 export type TaskOutput = z.infer<typeof taskOutputSchema>;
 
@@ -121,6 +127,8 @@ export const submitResponseSchema = z.looseObject({
  * ```ts
  * const { task_id }: SubmitResponse = await client.submitMusicTask(apiToken, params);
  * ```
+ *
+ * @useDeclaredType
  */
 export type SubmitResponse = z.infer<typeof submitResponseSchema>;
 
@@ -178,12 +186,17 @@ export const taskSchema = z.looseObject({
  * ```ts
  * const task: Task = await client.getTask(apiToken, taskId);
  * ```
+ *
+ * @useDeclaredType
  */
 export type Task = z.infer<typeof taskSchema>;
 
 /**
- * Body of a webhook callback (spec 2.7, 4.8). `event_id`, `task_id` and `status` are required:
- * without them a receiver can neither de-duplicate nor route the event.
+ * Body of a webhook callback as it comes over the wire (spec 2.7, 4.8). `event_id`, `task_id` and
+ * `status` are required: without them a receiver can neither de-duplicate nor route the event.
+ * `status` stays a string, so a status the spec does not list parses too (for `mergeStatus` of
+ * `@overture/core/task` to report). The receivers of `@overture/core/receiver` go further: they
+ * hand over a `CallbackEvent` that narrows on `status`.
  *
  * @example
  * ```ts
@@ -199,15 +212,18 @@ export const callbackEventSchema = z.looseObject({
 });
 
 /**
- * Parsed {@link callbackEventSchema} (spec 2.7).
+ * Parsed {@link callbackEventSchema}: a callback body as it comes over the wire, any status
+ * (spec 2.7).
  *
  * @example
  * ```ts
- * const event: CallbackEvent = callbackEventSchema.parse(JSON.parse(rawBody));
- * await store.once(event.event_id, () => apply(event));
+ * const body: CallbackEventBody = callbackEventSchema.parse(JSON.parse(rawBody));
+ * await store.once(body.event_id, () => apply(body));
  * ```
+ *
+ * @useDeclaredType
  */
-export type CallbackEvent = z.infer<typeof callbackEventSchema>;
+export type CallbackEventBody = z.infer<typeof callbackEventSchema>;
 
 /**
  * Response of the cancel endpoint (spec 4.7: body not shown). Anything that is an object parses;
@@ -230,6 +246,8 @@ export const cancelResponseSchema = z.looseObject({
  * ```ts
  * const answer: CancelResponse = await client.cancelTask(apiToken, taskId);
  * ```
+ *
+ * @useDeclaredType
  */
 export type CancelResponse = z.infer<typeof cancelResponseSchema>;
 
@@ -255,7 +273,7 @@ function errorText(error: TaskError | null | undefined): string | undefined {
  * ```
  */
 export function taskErrorMessage(
-  task: Pick<Task, "output" | "error"> & { message?: string | null },
+  task: Pick<Task, "output" | "error"> & { message?: string | null | undefined },
 ): string | undefined {
   return errorText(task.output?.error) ?? errorText(task.error) ?? errorText(task.message);
 }
@@ -306,7 +324,7 @@ export function signedLinkExpiresAt(link: string): number | undefined {
  * ```
  */
 export function taskResultUrl(task: {
-  output?: { file_url?: unknown; url?: unknown } | null;
+  output?: { file_url?: unknown; url?: unknown } | null | undefined;
 }): string | undefined {
   const { file_url: fileUrl, url } = task.output ?? {};
   if (typeof fileUrl === "string" && fileUrl.trim() !== "") return fileUrl;

@@ -31,7 +31,7 @@ export type QueryReading = "raw" | "form-decoded" | "percent-decoded";
  */
 export interface CanonicalQueryOptions {
   /** Reading of keys and values; default `"raw"`. */
-  readonly reading?: QueryReading;
+  readonly reading?: QueryReading | undefined;
 }
 
 /**

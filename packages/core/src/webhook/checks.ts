@@ -49,9 +49,7 @@ export interface CheckedDelivery {
  * malformed timestamp or one out of range.
  */
 export function checkDelivery(input: VerifyWebhookOptions): CheckedDelivery | WebhookRejected {
-  const secrets = typeof input.secrets === "string" ? [input.secrets] : input.secrets;
-  if (secrets.length === 0) throw new TypeError("verifyWebhook needs at least one secret");
-  for (const secret of secrets) assertSecret(secret);
+  const secrets = secretList(input.secrets);
   const tolerance = input.toleranceMs ?? DEFAULT_WEBHOOK_TOLERANCE_MS;
   if (!(tolerance >= 0)) throw new RangeError(`toleranceMs must be >= 0, got ${tolerance}`);
 
@@ -68,6 +66,22 @@ export function checkDelivery(input: VerifyWebhookOptions): CheckedDelivery | We
     return reject(WEBHOOK_TIMESTAMP_OUT_OF_RANGE, message, { skewMs });
   }
   return { secrets, timestamp, time, signature, body: bodyView(input.body) };
+}
+
+/**
+ * The secrets as a list, each checked (see `assertSecret`): throws a TypeError when there is
+ * none, or one is missing, empty or blank. Typed `unknown` because JavaScript callers (and
+ * `process.env`) can hand over anything.
+ */
+export function secretList(secrets: unknown, name = "secrets"): readonly string[] {
+  const list: readonly unknown[] = Array.isArray(secrets) ? secrets : [secrets];
+  if (list.length === 0) {
+    throw new TypeError(`${name} is an empty list: a webhook receiver needs at least one secret`);
+  }
+  for (let i = 0; i < list.length; i++) {
+    assertSecret(list[i], Array.isArray(secrets) ? `${name}[${i}]` : name);
+  }
+  return list as readonly string[];
 }
 
 /** One reading of the query and its signed query string. */

@@ -20,6 +20,9 @@ export const SIGNATURE_HEADER = "X-Signature";
 
 /**
  * The two headers the platform adds to a webhook delivery (spec 4.8), as `signWebhook` returns.
+ * `X-Sign-Timestamp` is the 13-digit millisecond time, `X-Signature` the lowercase hex
+ * HMAC-SHA256 of the signing text. A record type, not an interface, so it fits a Fetch
+ * `HeadersInit` as it is (`new Request(url, { headers })`).
  *
  * @example
  * ```ts
@@ -27,12 +30,7 @@ export const SIGNATURE_HEADER = "X-Signature";
  * await fetch(url, { method: "POST", body, headers: { ...headers, "Content-Type": "application/json" } });
  * ```
  */
-export interface WebhookSignatureHeaders {
-  /** 13-digit millisecond timestamp. */
-  readonly "X-Sign-Timestamp": string;
-  /** Lowercase hex HMAC-SHA256 of the signing text. */
-  readonly "X-Signature": string;
-}
+export type WebhookSignatureHeaders = Readonly<Record<"X-Sign-Timestamp" | "X-Signature", string>>;
 
 /**
  * Request headers as a Fetch `Headers` or a plain record such as Node's `req.headers` (the
@@ -48,7 +46,15 @@ export interface WebhookSignatureHeaders {
  */
 export type WebhookHeaders = Headers | HeaderRecord | WebhookSignatureHeaders;
 
-type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+/**
+ * Headers as a plain record, such as Node's `req.headers`: a repeated header is an array.
+ *
+ * @example
+ * ```ts
+ * const headers: HeaderRecord = { "x-signature": "…", "x-sign-timestamp": "1767225600000" };
+ * ```
+ */
+export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /**
  * Reads one header by name, case-insensitively, trimming surrounding spaces and tabs as `Headers`

@@ -41,9 +41,9 @@ export type HmacSha256HexSync = (secret: string, message: string | Uint8Array) =
  */
 export interface WebCryptoHmacOptions {
   /** How many imported keys to keep; the oldest is dropped first. Default 64. */
-  readonly maxKeys?: number;
+  readonly maxKeys?: number | undefined;
   /** The `SubtleCrypto` to use; default `globalThis.crypto.subtle`. */
-  readonly subtle?: SubtleCrypto;
+  readonly subtle?: SubtleCrypto | undefined;
 }
 
 const encoder = new TextEncoder();

@@ -19,13 +19,13 @@ export interface SignWebhookInput {
   /** The exact body that will be sent: bytes, or text (signed as its UTF-8 bytes). */
   readonly body: WebhookBody;
   /** Signing time in ms since the epoch; default `now()`. Must have 13 digits. */
-  readonly timestamp?: number;
+  readonly timestamp?: number | undefined;
   /** Clock used when `timestamp` is absent; default `Date.now`. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
   /** How to read the query; default `"raw"`. See {@link QueryReading}. */
-  readonly reading?: QueryReading;
+  readonly reading?: QueryReading | undefined;
   /** HMAC implementation; default {@link webCryptoHmacSha256Hex}. */
-  readonly hmac?: HmacSha256Hex;
+  readonly hmac?: HmacSha256Hex | undefined;
 }
 
 /**
@@ -44,7 +44,8 @@ export function signingText(timestamp: string, canonical: string, body: string):
  * Signs a webhook delivery as the platform does (spec 4.8, 4.9), for the emulator and for tests:
  * returns the `X-Sign-Timestamp` and `X-Signature` headers to send with `body` to `url`.
  *
- * @throws TypeError when `secret` is empty (the platform sends no callbacks then, spec 5.6), or
+ * @throws TypeError when `secret` is missing, empty or blank (the platform sends no callbacks then,
+ *   spec 5.6), or
  *   RangeError when the timestamp is not a 13-digit integer.
  *
  * @example
@@ -71,11 +72,21 @@ export async function signWebhook(input: SignWebhookInput): Promise<WebhookSigna
   return { "X-Sign-Timestamp": timestamp, "X-Signature": signature };
 }
 
-/** Rejects an empty secret: WebCrypto cannot import it and the platform never signs with it. */
-export function assertSecret(secret: string): void {
-  if (secret === "") {
+/**
+ * Rejects a secret that is not one: not a string (an unset environment variable is `undefined`),
+ * empty, or only whitespace. WebCrypto cannot import an empty key, the platform never signs with
+ * one (spec 5.6), and a receiver given none would refuse every delivery: a configuration error,
+ * thrown where it is made.
+ */
+export function assertSecret(secret: unknown, name = "webhook secret"): asserts secret is string {
+  if (typeof secret !== "string") {
     throw new TypeError(
-      "webhook secret is empty: the platform sends no callbacks until it is reset (spec 2.8, 5.6)",
+      `${name} is ${secret === null ? "null" : typeof secret}, not a string: is the environment variable that holds it set? (spec 2.8)`,
+    );
+  }
+  if (secret.trim() === "") {
+    throw new TypeError(
+      `${name} is ${secret === "" ? "empty" : "blank"}: the platform sends no callbacks until it is reset (spec 2.8, 5.6)`,
     );
   }
 }

@@ -26,21 +26,23 @@ export interface VerifyWebhookOptions {
   readonly url: string | URL;
   /** The request headers; names are matched case-insensitively. */
   readonly headers: WebhookHeaders;
-  /** The current secret, or several during a rotation (tried in order). None may be empty. */
+  /** The current secret, or several during a rotation (tried in order). None may be missing,
+   * empty or blank: that throws a TypeError (a configuration error, not a request's). */
   readonly secrets: string | readonly string[];
-  /** Secrets no longer accepted; only used to explain a mismatch (`FORMER_SECRET_MATCHES`). */
-  readonly formerSecrets?: readonly string[];
+  /** Secrets no longer accepted; only used to explain a mismatch (`FORMER_SECRET_MATCHES`).
+   * Unset ones (`undefined`, empty: an environment variable not set) are skipped. */
+  readonly formerSecrets?: readonly (string | undefined)[] | undefined;
   /** Other URLs the platform may have called (e.g. the public URL in front of a proxy); only
    * used to explain a mismatch (`URL_MISMATCH`). */
-  readonly alternateUrls?: readonly (string | URL)[];
+  readonly alternateUrls?: readonly (string | URL)[] | undefined;
   /** Clock in ms since the epoch; default `Date.now`. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
   /** Accepted |timestamp − now| in ms, inclusive; default `DEFAULT_WEBHOOK_TOLERANCE_MS`.
    * `Infinity` turns the replay check off, which spec 5.7 advises against. */
-  readonly toleranceMs?: number;
+  readonly toleranceMs?: number | undefined;
   /** Look for the cause of a mismatch (default `true`). It costs up to a few dozen HMACs per
    * failed request; turn it off where forged requests are frequent. */
-  readonly diagnose?: boolean;
+  readonly diagnose?: boolean | undefined;
 }
 
 /**
@@ -53,7 +55,7 @@ export interface VerifyWebhookOptions {
  */
 export interface VerifyWebhookInput extends VerifyWebhookOptions {
   /** HMAC implementation, synchronous or not; default `webCryptoHmacSha256Hex`. */
-  readonly hmac?: HmacSha256Hex;
+  readonly hmac?: HmacSha256Hex | undefined;
 }
 
 /**

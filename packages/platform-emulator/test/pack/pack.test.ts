@@ -1,24 +1,29 @@
 // The emulator as another developer gets it: this package and @overture/core packed with pnpm,
 // both tarballs installed with npm into an empty project outside the workspace, checked by
-// publint and arethetypeswrong, and used there: the README's programs run verbatim (a music task
-// encoded and submitted with core, its signed callbacks verified by core's node:http receiver),
-// a consumer type-checks against the shipped .d.ts, and the bin starts with npx.
+// publint and arethetypeswrong, and used there: the README's programs and a consumer of the
+// shipped .d.ts type-check as TypeScript, the programs run (a music task encoded and submitted
+// with core, its signed callbacks verified by core's node:http receiver), and the bin starts.
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  TESTED_NODE_MAJORS,
   attwEsmProblems,
+  compileTypeScript,
   createScratchProject,
   deadPackedLinks,
+  enginesMajors,
   freePort,
+  linkNodeTypes,
   manifestTargets,
+  nodeRuntime,
   packWorkspacePackage,
   publint,
   readmeExamples,
   readTarball,
-  runCommand,
+  type CommandResult,
   type ScratchProject,
 } from "@overture/packaging/pack";
 
@@ -27,9 +32,27 @@ const EMULATOR = new URL("../../", import.meta.url);
 const SLOW = 120_000;
 const CORE = new URL("../core/", EMULATOR);
 const README = new URL("README.md", EMULATOR);
+const TSC = new URL("node_modules/typescript/bin/tsc", EMULATOR).pathname;
+const README_OUTPUTS: Readonly<Record<string, string>> = {
+  "music-task.ts": "success in_progress success waiting\naudio/wav 1323044\n",
+  "in-process.ts": '200 {"available":1,"max_concurrency":2}\nsuccess string\n',
+};
+
+/** A consumer of the shipped types, compiled with the README's programs. */
+const CONSUMER = `import { createPlatformEmulator, seedFor, type PlatformEmulatorOptions } from "@overture/platform-emulator";
+import { startPlatformEmulator, type RunningEmulator } from "@overture/platform-emulator/server";
+const options: PlatformEmulatorOptions = { profile: "live", seed: seedFor({ backendUrl: "http://127.0.0.1:1" }) };
+export const emulator = createPlatformEmulator(options);
+export const later: () => Promise<RunningEmulator> = () => startPlatformEmulator({ port: 0 });
+// @ts-expect-error: the option is checked, not any
+createPlatformEmulator({ profile: "no-such-profile" });
+`;
+const PROGRAMS = [...Object.keys(README_OUTPUTS), "consumer.ts"];
 let packDir = "";
 let tarball = "";
 let project: ScratchProject | undefined;
+/** tsc's answer for the programs under nodenext, which also wrote them to out/ for Node. */
+let nodenext: CommandResult | undefined;
 /** The scratch project beforeAll installed. */
 const installed = (): ScratchProject => {
   if (!project) throw new Error("the tarballs were not installed");
@@ -42,6 +65,15 @@ beforeAll(async () => {
   const core = await packWorkspacePackage(CORE, packDir);
   tarball = await packWorkspacePackage(EMULATOR, packDir);
   project = await createScratchProject([tarball, core]);
+  for (const [name, source] of await readmeExamples(README)) await project.write(name, source);
+  await project.write("consumer.ts", CONSUMER);
+  await linkNodeTypes(project, EMULATOR);
+  // Checked with the shipped declarations, and emitted to out/ for every Node to run.
+  nodenext = await compileTypeScript(project, PROGRAMS, {
+    tsc: TSC,
+    setting: "nodenext",
+    emit: true,
+  });
 }, 600_000);
 
 afterAll(async () => {
@@ -54,10 +86,15 @@ describe("the packed @overture/platform-emulator", () => {
     const { manifest, manifestText, files } = await readTarball(tarball);
     expect(manifestText).not.toMatch(/"(workspace|catalog):/);
     expect(JSON.stringify(manifest.exports)).not.toContain("@overture/source");
+    // devDependencies name private @overture/*@0.0.0 packages no registry has.
+    expect(manifest.devDependencies).toBeUndefined();
+    expect(manifestText).not.toMatch(/"@overture\/[^"]+": "/);
     expect(manifest.private).toBeUndefined();
     expect(manifest.repository?.url).toBe("git+https://github.com/overture-music/overture.git");
     expect(Object.keys(manifest.bin ?? {})).toContain("overture-platform-emulator");
-    // publishConfig.exports is the workspace's exports without the source condition.
+    // engines names the Node majors the tests below run on, and no other.
+    expect(enginesMajors(manifest.engines?.node ?? "")).toEqual(TESTED_NODE_MAJORS);
+    // The packed exports are the workspace's without the source condition.
     const workspace = JSON.parse(await readFile(new URL("package.json", EMULATOR), "utf8")) as {
       exports: object;
     };
@@ -135,60 +172,81 @@ describe("the packed @overture/platform-emulator", () => {
     },
     SLOW,
   );
+});
 
-  it(
-    "serves a consumer that type-checks against the shipped .d.ts (nodenext, strict)",
-    async () => {
-      await installed().write(
-        "consumer.ts",
-        `import { createPlatformEmulator, seedFor, type PlatformEmulatorOptions } from "@overture/platform-emulator";
-import { startPlatformEmulator, type RunningEmulator } from "@overture/platform-emulator/server";
-const options: PlatformEmulatorOptions = { profile: "live", seed: seedFor({ backendUrl: "http://127.0.0.1:1" }) };
-export const emulator = createPlatformEmulator(options);
-export const later: () => Promise<RunningEmulator> = () => startPlatformEmulator({ port: 0 });
-// @ts-expect-error: the option is checked, not any
-createPlatformEmulator({ profile: "no-such-profile" });
-`,
-      );
-      const tsc = new URL("node_modules/typescript/bin/tsc", EMULATOR).pathname;
-      const args = ["--noEmit", "--strict", "--module", "nodenext", "--skipLibCheck", "false"];
-      const result = await runCommand(process.execPath, [tsc, ...args, "consumer.ts"], {
-        cwd: installed().dir,
-      });
+// The README's programs and a consumer of the shipped types, compiled as TypeScript consumers
+// compile (strict, exactOptionalPropertyTypes, three module settings), then run.
+describe("TypeScript programs, the README's verbatim, from the installed tarballs", () => {
+  it("has the programs this test runs, and no other", async () => {
+    const examples = await readmeExamples(README);
+    expect([...examples.keys()].sort()).toEqual(Object.keys(README_OUTPUTS).sort());
+  });
+
+  it("reads a result link with taskResultUrl, never by one field (live outputs may use url)", async () => {
+    for (const [name, source] of await readmeExamples(README)) {
+      expect(source, name).not.toMatch(/\.output\??\.(file_)?url\b/);
+    }
+  });
+
+  it("compile under the nodenext module setting, the shipped declarations checked too", () => {
+    expect((nodenext?.stdout ?? "") + (nodenext?.stderr ?? "")).toBe("");
+    expect(nodenext?.code).toBe(0);
+  });
+
+  it.each(["node16", "bundler"] as const)(
+    "compile under the %s module setting",
+    { timeout: SLOW },
+    async (setting) => {
+      const options = { tsc: TSC, setting, skipLibCheck: true };
+      const result = await compileTypeScript(installed(), PROGRAMS, options);
       expect(result.stdout + result.stderr).toBe("");
       expect(result.code).toBe(0);
     },
-    SLOW,
   );
 });
 
-describe("the README's programs, verbatim, from the installed tarballs", () => {
-  const expected: Record<string, string> = {
-    "music-task.mjs": "success in_progress success waiting\naudio/wav 1323044\n",
-    "in-process.mjs": '200 {"available":1,"max_concurrency":2}\nsuccess string\n',
+// Everything that runs, on each Node the package claims: this process's through npx as the README
+// shows, the others (fetched as npm packages) running the same files and the bin's script.
+describe.each(TESTED_NODE_MAJORS)("on Node %i, from the installed tarballs", (major) => {
+  let node: ScratchProject | undefined;
+  const on = (): ScratchProject => {
+    if (!node) throw new Error(`Node ${major} could not be started`);
+    return node;
   };
 
-  it("has the programs this test runs, and no other", async () => {
-    const examples = await readmeExamples(README);
-    expect([...examples.keys()].sort()).toEqual(Object.keys(expected).sort());
-  });
+  beforeAll(async () => {
+    const runtime = await nodeRuntime(major);
+    node = runtime.path === process.execPath ? installed() : installed().withNode(runtime.path);
+    const version = await on().node("--version");
+    expect(version.stdout.startsWith(`v${major}.`), version.stdout + version.stderr).toBe(true);
+  }, 600_000);
 
-  it.each(Object.entries(expected))(
+  it.each(Object.entries(README_OUTPUTS))(
     "%s prints what the README says",
     { timeout: SLOW },
     async (name, output) => {
-      const examples = await readmeExamples(README);
-      await installed().write(name, examples.get(name) ?? "");
-      const result = await installed().node(name);
+      const result = await on().node(`out/${name.replace(/\.ts$/, ".js")}`);
       expect(result.stderr).toBe("");
       expect(result.stdout).toBe(output);
     },
   );
-});
 
-describe("the installed overture-platform-emulator command", () => {
   it(
-    "starts with npx on the port given and answers as the README's quick start shows",
+    "is required by a CommonJS program, both entry points (Node loads ES modules synchronously)",
+    async () => {
+      await on().write(
+        "require-all.cjs",
+        'require("@overture/platform-emulator");\nrequire("@overture/platform-emulator/server");\nconsole.log("required");\n',
+      );
+      const result = await on().node("require-all.cjs");
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toBe("required\n");
+    },
+    SLOW,
+  );
+
+  it(
+    "starts on the port given and answers as the README's quick start shows",
     async () => {
       // The README's lines: the command, the request, and the answer as a comment after it.
       const readme = await readFile(README, "utf8");
@@ -202,7 +260,7 @@ describe("the installed overture-platform-emulator command", () => {
       const [, token = "", url = "", answer = ""] = request ?? [];
 
       const port = await freePort();
-      const emulator = await installed().startNpx(
+      const emulator = await on().startNpx(
         "overture-platform-emulator",
         ["--port", String(port)],
         /access tokens/,
@@ -224,10 +282,10 @@ describe("the installed overture-platform-emulator command", () => {
   it(
     "prints its help with exit code 0 and refuses an unknown flag with 2",
     async () => {
-      const help = await installed().npx("overture-platform-emulator", ["--help"]);
+      const help = await on().npx("overture-platform-emulator", ["--help"]);
       expect(help.stdout).toContain("--port <n>");
       expect(help.code).toBe(0);
-      const wrong = await installed().npx("overture-platform-emulator", ["--no-such-flag"]);
+      const wrong = await on().npx("overture-platform-emulator", ["--no-such-flag"]);
       expect(wrong.stderr).toContain("--no-such-flag");
       expect(wrong.code).toBe(2);
     },

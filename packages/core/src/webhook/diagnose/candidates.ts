@@ -12,7 +12,7 @@ export interface MismatchContext {
   /** The query as given in the URL the receiver saw. */
   readonly query: string;
   readonly secrets: readonly string[];
-  readonly formerSecrets: readonly string[];
+  readonly formerSecrets: readonly (string | undefined)[];
   readonly alternateUrls: readonly (string | URL)[];
 }
 
@@ -39,14 +39,17 @@ export function mismatchCandidates(ctx: MismatchContext): MismatchCandidate[] {
   const add = (
     code: SignatureDiagnosisCode,
     message: (secretIndex: number) => string,
-    secrets: readonly string[],
+    secrets: readonly (string | undefined)[],
     canonicals: readonly string[],
     body = ctx.body,
   ): void => {
     for (const canonical of canonicals) {
       const signed = signingMessage(ctx.timestamp, canonical, body);
       for (const [i, secret] of secrets.entries()) {
-        if (secret !== "") candidates.push({ code, message: message(i), secret, signed });
+        // An unset former secret (an empty environment variable) has nothing to explain.
+        if (typeof secret === "string" && secret.trim() !== "") {
+          candidates.push({ code, message: message(i), secret, signed });
+        }
       }
     }
   };

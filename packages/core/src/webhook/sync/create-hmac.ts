@@ -14,7 +14,9 @@ import { createSecretCache } from "./secret-cache.ts";
  * ```
  */
 export interface HmacStream {
+  /** Feeds more of the message (text as UTF-8). */
   update(data: string | Uint8Array): HmacStream;
+  /** The MAC, as lowercase hex or as a `"binary"` string of 32 characters. */
   digest(encoding: "hex" | "binary"): string;
 }
 

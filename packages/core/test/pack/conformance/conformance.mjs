@@ -78,7 +78,8 @@ export async function runConformance() {
       onEvent: (event) => void events.push(event),
     });
     const url = "https://receiver.example/webhooks/platform?k=abc";
-    const body = JSON.stringify({ event_id: "e1", task_id: "t1", status: "success" });
+    const output = { file_url: "https://files.example/t1.wav" };
+    const body = JSON.stringify({ event_id: "e1", task_id: "t1", status: "success", output });
     const headers = await signWebhook({ secret, url, body });
     const ok = await handle(new Request(url, { method: "POST", headers, body }));
     const forged = await handle(

@@ -17,17 +17,17 @@ import {
  */
 export interface HttpOptions {
   /** `fetch` to use; defaults to the global one. Inject a fake in tests. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Ends the request at once with `PLATFORM_ABORTED`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Per-request timeout in ms; without a response in time the request ends with
    * `PLATFORM_NETWORK_ERROR` (cause: a `TimeoutError` DOMException). Default 30 s; `0` or
    * `Infinity` disables it.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Clock in ms, for `Retry-After` given as an HTTP date. Defaults to `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**
@@ -53,16 +53,16 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export interface PlatformRequest<T> {
   method: "GET" | "POST";
   url: string;
-  headers?: Record<string, string>;
-  body?: BodyInit;
+  headers?: Record<string, string> | undefined;
+  body?: BodyInit | undefined;
   /** Schema of a 2xx body; a mismatch is `PLATFORM_INVALID_RESPONSE`. */
   schema: z.ZodType<T>;
   /** Value a 2xx with an empty body stands for; without it an empty body is invalid. */
   emptyBody?: unknown;
   /** The token endpoint answers RFC 6749 errors (spec 4.2). */
-  tokenEndpoint?: boolean;
+  tokenEndpoint?: boolean | undefined;
   /** Named in errors of task operations. */
-  taskId?: string;
+  taskId?: string | undefined;
 }
 
 /**

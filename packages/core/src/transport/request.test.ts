@@ -7,7 +7,7 @@ import {
   parseRetryAfter,
   sendPlatformRequest,
   type PlatformRequest,
-} from "./http.ts";
+} from "./request.ts";
 
 const schema = z.looseObject({ status: z.string() });
 const get: PlatformRequest<z.infer<typeof schema>> = {
