@@ -14,8 +14,7 @@ export type Transaction = Parameters<Parameters<AppDatabase["transaction"]>[0]>[
 export type NotificationHandler = (payload: string) => void;
 
 /** An open database: drizzle plus the few driver-level things drizzle does not cover. */
-export interface Database {
-  readonly driver: "pg" | "pglite";
+interface OpenDatabase {
   readonly db: AppDatabase;
   /** Applies committed SQL migrations; safe when several instances start at once. */
   migrate(): Promise<void>;
@@ -23,19 +22,6 @@ export interface Database {
   ping(): Promise<void>;
   /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. */
   listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
-  /**
-   * Postgres only: a pooled connection that runs multi-statement scripts, each sent as one
-   * message (no parameters: values are inlined by db/script.ts). PGlite has no round trips to save.
-   */
-  scriptSession?(): Promise<ScriptSession>;
-  /**
-   * PGlite only: runs `fn` in one transaction (rolled back if it throws), where `run` sends
-   * statements as one script, one call into the embedded database, each statement prepared once
-   * per session (db/pglite-statements.ts). Through drizzle every statement is six protocol
-   * messages, each a call into the engine plus PGlite's JavaScript around it, and is parsed and
-   * planned again each time.
-   */
-  scriptTransaction?<T>(fn: (run: RunStatements) => Promise<T>): Promise<T>;
   /**
    * Runs one statement of ours, prepared once per connection (Postgres) or session (PGlite) and
    * then only executed: for small reads and writes made for many requests, where drizzle would
@@ -45,6 +31,32 @@ export interface Database {
   query<Row = Record<string, unknown>>(statement: Statement): Promise<Row[]>;
   close(): Promise<void>;
 }
+
+/** node-postgres: a pool, and scripts sent as one message each. */
+export interface PostgresDatabase extends OpenDatabase {
+  readonly driver: "pg";
+  /**
+   * A pooled connection that runs multi-statement scripts, each sent as one message (no
+   * parameters: values are inlined by db/script.ts).
+   */
+  scriptSession(): Promise<ScriptSession>;
+}
+
+/** Embedded PGlite: no round trips to save, but calls into the engine. */
+export interface PgliteDatabase extends OpenDatabase {
+  readonly driver: "pglite";
+  /**
+   * Runs `fn` in one transaction (rolled back if it throws), where `run` sends statements as one
+   * script, one call into the embedded database, each statement prepared once per session
+   * (db/pglite-statements.ts). Through drizzle every statement is six protocol messages, each a
+   * call into the engine plus PGlite's JavaScript around it, and is parsed and planned again
+   * each time.
+   */
+  scriptTransaction<T>(fn: (run: RunStatements) => Promise<T>): Promise<T>;
+}
+
+/** An open database of either driver; `driver` says which, and so which scripts it runs. */
+export type Database = PostgresDatabase | PgliteDatabase;
 
 /** Runs the statements in order; the rows of each. Values are converted as drizzle converts
  * them (timestamps and intervals stay text: {@link TEXT_TYPE_IDS}). */

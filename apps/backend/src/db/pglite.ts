@@ -7,7 +7,7 @@ import {
   migrationsFolder,
   PGLITE_OPTIONS,
   TEXT_TYPE_IDS,
-  type Database,
+  type PgliteDatabase,
   type RunStatements,
 } from "./client.ts";
 import { initDataDirInChild } from "../server/pglite-initdb.ts";
@@ -19,7 +19,7 @@ import * as schema from "./schema/index.ts";
  * Embedded Postgres in a data folder. A fresh folder is created by `initdb` in a short-lived
  * child process (server/pglite-initdb.ts), which keeps initdb's memory out of this one.
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(dataDir: string): Promise<PgliteDatabase> {
   if (isEmptyOrMissing(dataDir)) await initDataDirInChild(dataDir, PGLITE_OPTIONS);
   // Postgres's WebAssembly as the baseline compiler (Liftoff) makes it, as in the main job and
   // initdb's child. Tiering its hot functions up to the optimising compiler takes seconds of CPU
@@ -36,7 +36,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
 const SCRIPT_PARSERS = Object.fromEntries(TEXT_TYPE_IDS.map((id) => [id, (text: string) => text]));
 
 /** Wraps an open PGlite instance (tests pass clones of a migrated template). */
-export function wrapPglite(client: PGlite): Database {
+export function wrapPglite(client: PGlite): PgliteDatabase {
   const db = drizzle(client, { schema, casing: "snake_case" });
   const statements = createStatementCache();
 
