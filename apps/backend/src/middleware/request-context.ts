@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { routePath } from "hono/route";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
-import { withHeaders } from "../server/early-headers.ts";
+import { withHeaders } from "./early-headers.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 

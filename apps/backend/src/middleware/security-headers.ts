@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { withHeaders, type HeaderList } from "../server/early-headers.ts";
+import { withHeaders, type HeaderList } from "./early-headers.ts";
 
 /** Set on every response (the webhook edge, server/webhook-edge.ts, sets them too). */
 export const EVERY_RESPONSE: HeaderList = [
