@@ -1,7 +1,7 @@
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { isPlatformError } from "@overture/core/errors";
-import type { AppEnv } from "../app-env.ts";
+import type { AppEnv } from "./app-env.ts";
 import { ApiError, isDatabaseUnavailable } from "../lib/errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { failureAnswer } from "./answer.ts";

@@ -1,6 +1,6 @@
 import { routePath } from "hono/route";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env.ts";
+import type { AppEnv } from "./app-env.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { answerHeaders, recordAnswer, requestIdOf } from "./answer.ts";

@@ -1,7 +1,7 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import type { SessionContext } from "./services/auth/sessions.ts";
-import { INVALID_REQUEST } from "./schemas/error-codes.ts";
+import type { SessionContext } from "../services/auth/sessions.ts";
+import { INVALID_REQUEST } from "../schemas/error-codes.ts";
 
 /** Hono context variables shared by every router. */
 export interface AppEnv extends Env {
