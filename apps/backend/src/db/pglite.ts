@@ -10,14 +10,14 @@ import {
   type PgliteDatabase,
   type RunStatements,
 } from "./client.ts";
-import { initDataDirInChild } from "../server/pglite-initdb.ts";
+import { initDataDirInChild } from "./pglite-initdb.ts";
 import { createStatementCache } from "./pglite-statements.ts";
 import type { Statement } from "./script.ts";
 import * as schema from "./schema/index.ts";
 
 /**
  * Embedded Postgres in a data folder. A fresh folder is created by `initdb` in a short-lived
- * child process (server/pglite-initdb.ts), which keeps initdb's memory out of this one.
+ * child process (pglite-initdb.ts), which keeps initdb's memory out of this one.
  */
 export async function openPglite(dataDir: string): Promise<PgliteDatabase> {
   if (isEmptyOrMissing(dataDir)) await initDataDirInChild(dataDir, PGLITE_OPTIONS);
