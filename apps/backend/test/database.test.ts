@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database, type PgliteDatabase } from "../src/db/client.ts";
+import type { Database, PgliteDatabase } from "../src/db/client.ts";
+import { openDatabase } from "../src/db/open.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
 import { selectRows, statementOf } from "./support/sql.ts";
 import { describeEachDriver, describePg } from "./support/drivers.ts";

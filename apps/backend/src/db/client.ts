@@ -3,7 +3,6 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PGliteOptions } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { DatabaseConfig } from "../env.ts";
 import type * as schema from "./schema/index.ts";
 import type { Statement } from "./script.ts";
 
@@ -78,16 +77,6 @@ export interface ScriptSession {
   readonly prepared: Set<string>;
   /** Back to the pool; `broken` drops the connection (its transaction state is unknown). */
   release(broken?: boolean): void;
-}
-
-/**
- * Opens the configured database. Each driver's module is loaded only when used, so a process on
- * Postgres never loads PGlite (and the other way round): that saves ~0.1 s of start-up on
- * Postgres, the time PGlite's module alone takes to load here.
- */
-export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  if (config.driver === "pg") return (await import("./postgres.ts")).openPostgres(config.url);
-  return (await import("./pglite.ts")).openPglite(config.dataDir);
 }
 
 /** Finds `drizzle/` whether running from `src/db` (tsx, tests) or a bundled `dist/`. */
