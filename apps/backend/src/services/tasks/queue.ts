@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { readQuota } from "@overture/core/schemas";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
 import { arrayLiteral, statementName } from "../../db/script.ts";
@@ -7,6 +6,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
 import { holdQueued, queuedOf, unheld } from "./queue-hold.ts";
+import { askQuota, freeQuota } from "./quota.ts";
 import { accountKey, holdWakes, type WakeTimers } from "./queue-wake.ts";
 import type { Account, TaskRuntime } from "./runtime.ts";
 import { sweepStaleSubmits as sweepStale } from "./queue-sweep.ts";
@@ -76,21 +76,6 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     return true;
   }
 
-  /**
-   * Free quota as the platform reports it; Infinity when its answer does not say (the submit
-   * will). A `Retry-After` longer than the client waits (backend.ts) comes back as an error, and
-   * the queue holds the account instead of sleeping inside a round.
-   */
-  async function available(account: Account, tokenId: number): Promise<number> {
-    const body = await deps.proxyTokens.withProxyToken(
-      account.userId,
-      account.namespace,
-      tokenId,
-      (token) => deps.platform.getAvailableQuota(token),
-    );
-    return readQuota(body).available ?? Number.POSITIVE_INFINITY;
-  }
-
   async function claimNext(
     account: Account,
     webhookExpected: boolean,
@@ -137,7 +122,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     if (!head) return; // nothing queued, or held: a round after the hold submits
     let free: number;
     try {
-      free = knownAvailable ?? (await available(account, head.tokenId));
+      free = knownAvailable ?? freeQuota(await askQuota(deps, account, head.tokenId));
     } catch (error) {
       if (await holdAfterRefusedCheck(account, error)) return;
       if (!(error instanceof ApiError && error.code === ACCESS_TOKEN_NOT_FOUND)) throw error;

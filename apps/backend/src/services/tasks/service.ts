@@ -1,5 +1,4 @@
 import { validateMusicParams } from "@overture/core/music";
-import { readQuota } from "@overture/core/schemas";
 import { and, eq, sql } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
 import { ApiError } from "../../lib/errors.ts";
@@ -7,6 +6,7 @@ import { createCanceller } from "./cancel.ts";
 import { defaultTitle } from "./title.ts";
 import { listTasks, type ListQuery } from "./list.ts";
 import type { TaskQueue } from "./queue.ts";
+import { askQuota, freeQuota } from "./quota.ts";
 import { isQuotaCheckHold } from "./submit.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import type { Quota, Task, TaskPage } from "../../schemas/task.ts";
@@ -53,17 +53,13 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
       // Also proves the token works before a task is stored. A 429 with a `Retry-After` longer
       // than the client waits (backend.ts) stores the task and holds the queue that long (spec 8:
       // client-side queueing); any other failure refuses it.
-      const quota = await deps.proxyTokens
-        .withProxyToken(userId, selected.namespace, selected.tokenId, (token) =>
-          deps.platform.getAvailableQuota(token),
-        )
-        .then(
-          (body) => ({ ok: true as const, body }),
-          (error: unknown) => {
-            if (!isQuotaCheckHold(error)) throw error;
-            return { ok: false as const, error };
-          },
-        );
+      const quota = await askQuota(deps, account, selected.tokenId).then(
+        (reading) => ({ ok: true as const, reading }),
+        (error: unknown) => {
+          if (!isQuotaCheckHold(error)) throw error;
+          return { ok: false as const, error };
+        },
+      );
       const now = new Date(clock.now());
       const row = await db.transaction(async (tx) => {
         const [inserted] = await tx
@@ -83,8 +79,7 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
         await runtime.save(tx, [inserted], "api");
         return inserted;
       });
-      if (quota.ok)
-        await queue.drain(account, readQuota(quota.body).available ?? Number.POSITIVE_INFINITY);
+      if (quota.ok) await queue.drain(account, freeQuota(quota.reading));
       else await queue.holdAfterRefusedCheck(account, quota.error);
       return runtime.json(await runtime.owned(userId, row.id));
     },
@@ -105,13 +100,11 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
 
     async quota(userId: number): Promise<Quota> {
       const selected = await selection(userId);
-      const body = await deps.proxyTokens.withProxyToken(
-        userId,
-        selected.namespace,
+      const reading = await askQuota(
+        deps,
+        { userId, namespace: selected.namespace },
         selected.tokenId,
-        (token) => deps.platform.getAvailableQuota(token),
       );
-      const reading = readQuota(body);
       const [queued] = await db
         .select({ n: sql<number>`count(*)::int` })
         .from(tasks)
