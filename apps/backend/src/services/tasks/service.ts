@@ -1,8 +1,8 @@
-import { validateMusicParams } from "@overture/core/music";
 import { and, eq, sql } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { createCanceller } from "./cancel.ts";
+import { musicParams } from "./music-params.ts";
 import { defaultTitle } from "./title.ts";
 import { listTasks, type ListQuery } from "./list.ts";
 import type { TaskQueue } from "./queue.ts";
@@ -10,7 +10,7 @@ import { askQuota, freeQuota } from "./quota.ts";
 import { isQuotaCheckHold } from "./submit.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import type { Quota, Task, TaskPage } from "../../schemas/task.ts";
-import { INVALID_PARAMETERS, NO_TOKEN_SELECTED } from "../../schemas/error-codes.ts";
+import { NO_TOKEN_SELECTED } from "../../schemas/error-codes.ts";
 
 /** Creating, listing, reading and cancelling the user's tasks (the `/api/tasks` routes). */
 export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
@@ -34,20 +34,11 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
     /**
      * Validates the music parameters, checks the quota with the selected token's proxy token,
      * stores the task as `queued` and drains the account's queue: the task is submitted now when
-     * quota is free and it is first in line, else it waits (spec 8: client-side queueing).
+     * quota is free and it is first in line, else it waits (spec 8: client-side queueing). The
+     * route's body schema has validated them already; a regenerated task's stored ones have not.
      */
     async create(userId: number, input: unknown, options: { title?: string } = {}): Promise<Task> {
-      const validation = validateMusicParams(input);
-      if (!validation.ok) {
-        throw new ApiError(
-          400,
-          INVALID_PARAMETERS,
-          `Invalid music parameters: ${validation.errors.map((e) => e.message).join("; ")}`,
-          {
-            fields: validation.errors,
-          },
-        );
-      }
+      const params = musicParams(input);
       const selected = await selection(userId);
       const account = { userId, namespace: selected.namespace };
       // Also proves the token works before a task is stored. A 429 with a `Retry-After` longer
@@ -69,8 +60,8 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
             namespace: selected.namespace,
             tokenId: selected.tokenId,
             status: "queued",
-            params: { ...validation.value },
-            title: options.title ?? defaultTitle(validation.value.prompt),
+            params: { ...params },
+            title: options.title ?? defaultTitle(params.prompt),
             createdAt: now,
             updatedAt: now,
           })
