@@ -92,6 +92,6 @@ export function migrationsFolder(): string {
 
 /** How the backend opens embedded Postgres (the benchmarks open data folders the same way). */
 export const PGLITE_OPTIONS = {
-  // Measured here: the default configuration reopens at ~320 MB RSS, 16 MB buffers at ~180 MB.
+  // Small shared buffers: one embedded client needs few, and the default holds far more memory.
   postgresqlconf: "shared_buffers=16MB",
 } satisfies PGliteOptions;

@@ -23,9 +23,8 @@ export async function openPglite(dataDir: string): Promise<PgliteDatabase> {
   if (isEmptyOrMissing(dataDir)) await initDataDirInChild(dataDir, PGLITE_OPTIONS);
   // Postgres's WebAssembly as the baseline compiler (Liftoff) makes it, as in the main job and
   // initdb's child. Tiering its hot functions up to the optimising compiler takes seconds of CPU
-  // on background threads, starting with the first requests: on the 2-core bench machine the
-  // intake answered its first seconds of webhooks 0.5–2 s late meanwhile, for a steady state
-  // ~5–10 % faster. Process-wide; a process on Postgres never gets here.
+  // on background threads, starting with the first requests, which wait for it meanwhile, for a
+  // steady state only a little faster. Process-wide; a process on Postgres never gets here.
   setFlagsFromString("--liftoff-only");
   const client = new PGlite(dataDir, PGLITE_OPTIONS);
   await client.waitReady;

@@ -55,8 +55,7 @@ export function createWebhookIntake(
     },
     // node-postgres has a pool: a second batch can build while the first commits, once 16
     // events wait. Started for every few events, the second transaction cost Postgres more per
-    // event (180 against 160 µs at 3,200 events/s) and the tail more than the wait it saved
-    // (bench/compare-intake.ts, 6 rounds: open-loop p99 median 26 → 20 ms, closed loop alike).
+    // event, and the tail more than the wait it saved.
     maxInFlight: deps.database.driver === "pg" ? 2 : 1,
     minToOverlap: 16,
     // PGlite: a lookup is a turn of the event loop like a batch, and runs after one whose turn
