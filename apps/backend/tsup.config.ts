@@ -1,8 +1,7 @@
 import { defineConfig } from "tsup";
 
 // One self-contained ESM file per entry, third-party dependencies bundled in too: resolving and
-// loading several hundred small files of node_modules was most of the start-up time (~1.1 s of
-// ~1.5 s on the 2-core bench machine, ~0.4 s bundled; see `pnpm bench`, item 7). Kept external:
+// loading several hundred small files of node_modules was most of the start-up time. Kept external:
 // PGlite (it loads its .wasm and data files next to its own module) and pg's optional native
 // binding. CommonJS dependencies get a `require` from the banner.
 export default defineConfig({

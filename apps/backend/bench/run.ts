@@ -1,13 +1,15 @@
 // `pnpm bench`: every measurement of the benchmarks issue beside its same-run reference, on this
 // machine, bounded in time, loopback only. Prints a table, rewrites BENCHMARKS.md at the
-// repository root (full runs only) and keeps the raw results in bench-results/latest.json.
+// repository root (full runs only; the notes written by hand at its end are kept) and keeps the
+// raw results in bench-results/latest.json.
 //
 //   pnpm bench                                  (from the root: builds first, via turbo)
 //   BENCH_ONLY=1,3 pnpm --filter @overture/backend bench
 //   BENCH_ROUNDS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_STREAMS, … (see suites/settings.ts)
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { renderDocument } from "./lib/document.ts";
+import { keptNotes } from "./lib/kept-notes.ts";
 import { cpuPressureSince, cpuStallMicros, describeMachine, loadNow } from "./lib/machine.ts";
 import { BACKEND_DIR } from "./lib/procs.ts";
 import { consoleTable, type Section } from "./lib/report.ts";
@@ -98,6 +100,7 @@ const results = {
 const resultsDir = join(BACKEND_DIR, "bench-results");
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
+const target = resolve(BACKEND_DIR, "../../BENCHMARKS.md");
 const document = renderDocument({
   machine,
   loadAtEnd,
@@ -105,9 +108,10 @@ const document = renderDocument({
   totalSeconds,
   sections,
   settings,
+  // The notes written by hand into the previous document: a run keeps them (kept-notes.ts).
+  notes: keptNotes(existsSync(target) ? readFileSync(target, "utf8") : undefined),
 });
 if (settings.only.size === 0 || process.env.BENCH_WRITE === "1") {
-  const target = resolve(BACKEND_DIR, "../../BENCHMARKS.md");
   writeFileSync(target, document);
   log(`wrote ${target} and bench-results/latest.json`);
 } else {

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { type AppEnv, validationHook } from "./app-env.ts";
+import { type AppEnv, validationHook } from "./middleware/app-env.ts";
 import type { AppDeps } from "./services/index.ts";
 import { apiBodyLimit } from "./middleware/body-limit.ts";
 import { compression } from "./middleware/compression.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderDocument } from "../bench/lib/document.ts";
+import { keptNotes, NOTES_END, NOTES_START } from "../bench/lib/kept-notes.ts";
 import type { Machine } from "../bench/lib/machine.ts";
 import { figure, type Section } from "../bench/lib/report.ts";
 import type { BenchSettings } from "../bench/suites/settings.ts";
@@ -24,8 +25,9 @@ const p99 = (runs: number[], met: boolean) =>
     why: "the tail is pauses",
   });
 
-const render = (figures: Section["figures"]) =>
+const render = (figures: Section["figures"], notes?: string) =>
   renderDocument({
+    notes,
     machine,
     loadAtEnd: [0, 0, 0],
     cpuPressure: undefined,
@@ -57,5 +59,22 @@ describe("BENCHMARKS.md targets (bench)", () => {
     expect(text).toContain("- **missed**: 1. p99 at 1.3× (c) offered");
     expect(text).toContain("## Missed targets: by how much, and why");
     expect(text).not.toContain("only by the median");
+  });
+});
+
+describe("BENCHMARKS.md notes (bench)", () => {
+  const notes = `${NOTES_START}\n## Notes\n\n- the lock and the insert: 2 round trips\n${NOTES_END}`;
+
+  it("carries the notes written by hand in the previous document into the next, as they are", () => {
+    const previous = render([p99([12, 15, 19], true)], keptNotes(`before\n${notes}\nafter`));
+    const next = render([p99([13, 14, 18], true)], keptNotes(previous));
+    expect(keptNotes(next)).toBe(notes);
+    expect(next.trimEnd().endsWith(NOTES_END)).toBe(true);
+  });
+
+  it("writes no notes when the previous document has none, or only half of their markers", () => {
+    expect(keptNotes(undefined)).toBeUndefined();
+    expect(keptNotes(render([p99([12, 15, 19], true)]))).toBeUndefined();
+    expect(keptNotes(`${NOTES_START}\nunfinished`)).toBeUndefined();
   });
 });

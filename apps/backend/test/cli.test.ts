@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/main.ts";
-import { openDatabase } from "../src/db/client.ts";
+import { openDatabase } from "../src/db/open.ts";
 import type { CliIo } from "../src/cli/io.ts";
 import { describePg } from "./support/drivers.ts";
 import { startTestBackend, testEnv, type TestBackend } from "./support/harness.ts";

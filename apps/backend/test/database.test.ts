@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../src/db/client.ts";
+import type { Database, PgliteDatabase } from "../src/db/client.ts";
+import { openDatabase } from "../src/db/open.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
 import { selectRows, statementOf } from "./support/sql.ts";
 import { describeEachDriver, describePg } from "./support/drivers.ts";
@@ -115,7 +116,7 @@ describePg("the node-postgres pool when a connection is cut mid-query [pg, TCP p
 
 describe("PGlite script transactions", () => {
   let handle: TestDatabase;
-  let script: NonNullable<Database["scriptTransaction"]>;
+  let script: PgliteDatabase["scriptTransaction"];
   const count = async () =>
     (
       await selectRows<{ n: number }>(
@@ -129,9 +130,9 @@ describe("PGlite script transactions", () => {
     );
   beforeAll(async () => {
     handle = await createTestDatabase("pglite");
-    const run = handle.database.scriptTransaction?.bind(handle.database);
-    if (!run) throw new Error("PGlite offers no script transactions");
-    script = run;
+    const { database } = handle;
+    if (database.driver !== "pglite") throw new Error("PGlite offers no script transactions");
+    script = database.scriptTransaction.bind(database);
     await handle.database.db.execute(
       sql`create table script_probe (id int primary key, note text)`,
     );

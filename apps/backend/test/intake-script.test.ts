@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ScriptSession } from "../src/db/client.ts";
-import { applyInScript } from "../src/services/intake/script-steps.ts";
+import { applyInScript } from "../src/services/tasks/apply-postgres.ts";
 import type { ApplyContext } from "../src/services/tasks/apply.ts";
 import type { PlatformReport } from "../src/services/tasks/merge.ts";
 import { describePg } from "./support/drivers.ts";
@@ -10,7 +10,7 @@ import { startTestBackend, type TestBackend } from "./support/harness.ts";
 import { selectRows } from "./support/sql.ts";
 
 /**
- * The intake's batch as two multi-statement messages on Postgres (services/intake/script-steps.ts):
+ * The intake's batch as two multi-statement messages on Postgres (services/tasks/apply-postgres.ts):
  * each statement is prepared on its connection the first time, then only EXECUTEd.
  */
 describePg("the intake's batch scripts on Postgres", () => {
@@ -57,7 +57,9 @@ describePg("the intake's batch scripts on Postgres", () => {
    */
   async function recordingSession(fresh = false) {
     const open = () =>
-      t.database.scriptSession?.() ?? Promise.reject(new Error("no script sessions here"));
+      t.database.driver === "pg"
+        ? t.database.scriptSession()
+        : Promise.reject(new Error("no script sessions here"));
     let inner = await open();
     const held: ScriptSession[] = [];
     for (let i = 0; fresh && inner.prepared.size > 0 && i < 5; i += 1) {

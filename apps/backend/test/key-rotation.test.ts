@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { RunningEmulator } from "@overture/platform-emulator/server";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openDatabase } from "../src/db/client.ts";
+import { openDatabase } from "../src/db/open.ts";
 import { grants, proxyTokens, webhookSecrets } from "../src/db/schema/index.ts";
 import { childBackend, runCliProcess, type ChildBackend } from "./support/child-backend.ts";
 import { describeEachDriver } from "./support/drivers.ts";

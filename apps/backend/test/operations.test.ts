@@ -1,3 +1,4 @@
+import { MUSIC_FIELDS } from "@overture/core/music";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
@@ -90,6 +91,37 @@ describeEachDriver("operations endpoints", (driver) => {
         "/webhooks/platform",
       ]),
     );
+  });
+
+  it("documents the submit body with every music parameter, its type and its range", async () => {
+    const doc = (await (await t.app.request("/openapi.json")).json()) as {
+      paths: Record<string, { post?: { requestBody?: { content: Record<string, unknown> } } }>;
+    };
+    const body = doc.paths["/api/tasks"]?.post?.requestBody?.content["application/json"] as {
+      schema: { properties: Record<string, Record<string, unknown>>; required: string[] };
+    };
+    const { properties, required } = body.schema;
+    expect(Object.keys(properties)).toEqual(Object.keys(MUSIC_FIELDS));
+    expect(required).toEqual(["prompt"]);
+    for (const [name, spec] of Object.entries(MUSIC_FIELDS)) {
+      const field = properties[name] ?? {};
+      expect(field.description, name).toEqual(expect.any(String));
+      if (spec.kind === "number" || spec.kind === "integer")
+        expect(field, name).toMatchObject({
+          type: spec.kind,
+          minimum: spec.min,
+          maximum: spec.max,
+        });
+      if (spec.kind === "integer-list")
+        expect(field, name).toMatchObject({
+          type: "array",
+          items: { type: "integer", minimum: spec.min, maximum: spec.max },
+        });
+      if (spec.kind === "option") expect(field, name).toMatchObject({ enum: spec.options });
+      if (spec.kind === "text")
+        expect(field, name).toMatchObject({ type: "string", maxLength: spec.maxLength });
+      if (spec.kind === "boolean") expect(field, name).toMatchObject({ type: "boolean" });
+    }
   });
 
   it("renders a self-contained docs page under a script-free CSP", async () => {

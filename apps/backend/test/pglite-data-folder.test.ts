@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../src/db/client.ts";
+import { openDatabase } from "../src/db/open.ts";
 
 // A fresh folder runs initdb (seconds of CPU on a small machine): one folder for both tests.
 const INITDB_TIMEOUT_MS = 120_000;

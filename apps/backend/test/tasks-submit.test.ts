@@ -1,4 +1,5 @@
 import { errorFromResponse } from "@overture/core/errors";
+import { validateMusicParams } from "@overture/core/music";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { proxyTokens } from "../src/db/schema/index.ts";
@@ -51,6 +52,40 @@ describeEachDriver("task submit and results", (driver) => {
         expect.objectContaining({ field: "scheduler_type", code: "option" }),
       ]),
     );
+  });
+
+  it("answers refused music parameters with core's field errors, each named in the message", async () => {
+    const user = await setUpTaskUser(t);
+    const input = { prompt: "x", duration: "1000", seeds: "7, x", durtion: 60 };
+    const response = await t.request("/api/tasks", {
+      method: "POST",
+      session: user.session,
+      body: JSON.stringify(input),
+    });
+    const validation = validateMusicParams(input);
+    const errors = validation.ok ? [] : validation.errors;
+    expect(errors).toHaveLength(3);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: "invalid_parameters",
+      message: `Invalid music parameters: ${errors.map((e) => e.message).join("; ")}`,
+      fields: errors,
+    });
+  });
+
+  it.each([
+    ["a list", "[]"],
+    ["text", '"lofi"'],
+    ["null", "null"],
+  ])("refuses %s for a body as an invalid request, not as music parameters", async (_, body) => {
+    const user = await setUpTaskUser(t);
+    const response = await t.request("/api/tasks", { method: "POST", session: user.session, body });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: "invalid_request",
+      message: expect.stringMatching(/^Invalid json: json: /) as unknown,
+      fields: [{ field: "json", message: expect.any(String) as unknown }],
+    });
   });
 
   it("submits with a callback URL when the account has a webhook secret, and reaches success by webhooks alone", async () => {

@@ -1,5 +1,6 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
 import { signWebhook } from "@overture/core/webhook";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatabaseUnavailableError } from "../src/lib/errors.ts";
@@ -11,15 +12,28 @@ import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
 import { createTask, setUpTaskUser } from "./support/tasks.ts";
 
-/** Answers 599 for whatever the edge leaves to the app. */
-async function serveEdge(edge: ReturnType<typeof webhookEdge>) {
-  const server: Server = createServer((req, res) => {
-    if (!edge(req, res)) res.writeHead(599).end();
-  });
+async function serveNode(listener: (req: IncomingMessage, res: ServerResponse) => void) {
+  const server: Server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { origin, close: () => new Promise((resolve) => server.close(resolve)) };
 }
+
+/** Answers 599 for whatever the edge leaves to the app. */
+const serveEdge = (edge: ReturnType<typeof webhookEdge>) =>
+  serveNode((req, res) => {
+    if (!edge(req, res)) res.writeHead(599).end();
+  });
+
+/** The app alone on a Node server: what a delivery the edge leaves to it gets. */
+function serveApp(app: TestBackend["app"]) {
+  const listener = getRequestListener(app.fetch);
+  return serveNode((req, res) => void listener(req, res));
+}
+
+/** Every header of an answer but those Node adds to any response on its own. */
+const headersOf = (response: Response) =>
+  [...response.headers].filter(([name]) => !["date", "connection", "keep-alive"].includes(name));
 
 const HEADERS = [
   "content-type",
@@ -83,6 +97,52 @@ describeEachDriver("webhook edge", (driver) => {
     for (const name of HEADERS) expect(viaEdge.headers.get(name)).toBe(viaApp.headers.get(name));
     expect(viaEdge.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(await again.json()).toEqual({ status: "duplicate" });
+  });
+
+  it("sends the same headers and body as the app's route for the same answer, 2xx and 4xx", async () => {
+    const app = await serveApp(t.app);
+    try {
+      const task = await createTask(t, session);
+      const callback = t.emu.control.getTask(task.platform_task_id ?? "")?.webhook_url ?? "";
+      const query = new URL(callback).search;
+      const platformId = task.platform_task_id ?? "";
+      // Each path gets its own event, so both store one (200 accepted), then see it again.
+      const deliveries: [string, string, (path: string) => Promise<RequestInit>][] = [
+        ["a new event (200)", query, (path) => signed(callback, `evt_same_${path}`, platformId)],
+        [
+          "an event stored already (200)",
+          query,
+          (path) => signed(callback, `evt_same_${path}`, platformId),
+        ],
+        [
+          "a signature that does not match (401)",
+          query,
+          async (path) => {
+            const delivery = await signed(callback, `evt_forged_${path}`, platformId);
+            return { ...delivery, body: delivery.body.replace("in_progress", "success") };
+          },
+        ],
+        ["an unknown key (404)", "?k=no-such-key", (path) => signed(callback, path, platformId)],
+      ];
+      for (const [what, search, init] of deliveries) {
+        const send = async (path: string, origin: string) => {
+          const request = await init(path);
+          return fetch(`${origin}/webhooks/platform${search}`, {
+            ...request,
+            method: "POST",
+            headers: { ...(request.headers as Record<string, string>), "X-Request-Id": what },
+          });
+        };
+        const viaApp = await send("app", app.origin);
+        const viaEdge = await send("edge", edge.origin);
+        expect(viaApp.status, what).toBe(Number(/\((\d+)\)/.exec(what)?.[1]));
+        expect(viaEdge.status, what).toBe(viaApp.status);
+        expect(headersOf(viaEdge), what).toEqual(headersOf(viaApp));
+        expect(await viaEdge.json(), what).toEqual(await viaApp.json());
+      }
+    } finally {
+      await app.close();
+    }
   });
 });
 

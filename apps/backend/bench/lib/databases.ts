@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { openDatabase, PGLITE_OPTIONS, type Database } from "../../src/db/client.ts";
+import { PGLITE_OPTIONS, type Database } from "../../src/db/client.ts";
+import { openDatabase } from "../../src/db/open.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
 import { createVault } from "../../src/lib/vault.ts";
 import {

@@ -12,6 +12,8 @@ export function renderDocument(input: {
   totalSeconds: number;
   sections: readonly Section[];
   settings: BenchSettings;
+  /** The previous document's notes (kept-notes.ts), carried over as they are. */
+  notes?: string | undefined;
 }): string {
   const { machine, sections } = input;
   const figures = sections.flatMap((s) =>
@@ -24,10 +26,11 @@ export function renderDocument(input: {
   out.push(
     "# Benchmarks",
     "",
-    "Written by `pnpm bench` (apps/backend/bench/run.ts); do not edit by hand. Every figure stands beside a",
-    "reference measured in the same run on the same machine, and the **ratio comes first**: these machines",
-    "are shared and noisy, so absolute figures move from run to run while ratios hold. Raw results of the",
-    "last run: `apps/backend/bench-results/latest.json` (not committed).",
+    "Written by `pnpm bench` (apps/backend/bench/run.ts); do not edit by hand, except the notes at the end,",
+    "which every run keeps. Every figure stands beside a reference measured in the same run on the same",
+    "machine, and the **ratio comes first**: these machines are shared and noisy, so absolute figures move",
+    "from run to run while ratios hold. Raw results of the last run: `apps/backend/bench-results/latest.json`",
+    "(not committed).",
     "",
     `Run of ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${fmt(input.totalSeconds / 60)} minutes ` +
       "(benchmarks only; turbo builds the backend, its dependencies and the extension first).",
@@ -106,6 +109,7 @@ export function renderDocument(input: {
     "```",
     "",
   );
+  if (input.notes) out.push(input.notes, "");
   return out.join("\n");
 }
 

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { openDatabase, type Database } from "../db/client.ts";
+import type { Database } from "../db/client.ts";
+import { openDatabase } from "../db/open.ts";
 import { checkEnvironment } from "../env-check.ts";
 import type { DatabaseConfig } from "../env.ts";
 import { errorMessage } from "../lib/error-summary.ts";

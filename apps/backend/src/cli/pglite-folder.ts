@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
-import { openDatabase, type Database } from "../db/client.ts";
+import type { Database } from "../db/client.ts";
+import { openDatabase } from "../db/open.ts";
 import type { DatabaseConfig } from "../env.ts";
 import { CommandFailed } from "./io.ts";
 

@@ -3,7 +3,6 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PGliteOptions } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { DatabaseConfig } from "../env.ts";
 import type * as schema from "./schema/index.ts";
 import type { Statement } from "./script.ts";
 
@@ -14,8 +13,7 @@ export type Transaction = Parameters<Parameters<AppDatabase["transaction"]>[0]>[
 export type NotificationHandler = (payload: string) => void;
 
 /** An open database: drizzle plus the few driver-level things drizzle does not cover. */
-export interface Database {
-  readonly driver: "pg" | "pglite";
+interface OpenDatabase {
   readonly db: AppDatabase;
   /** Applies committed SQL migrations; safe when several instances start at once. */
   migrate(): Promise<void>;
@@ -23,19 +21,6 @@ export interface Database {
   ping(): Promise<void>;
   /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. */
   listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
-  /**
-   * Postgres only: a pooled connection that runs multi-statement scripts, each sent as one
-   * message (no parameters: values are inlined by db/script.ts). PGlite has no round trips to save.
-   */
-  scriptSession?(): Promise<ScriptSession>;
-  /**
-   * PGlite only: runs `fn` in one transaction (rolled back if it throws), where `run` sends
-   * statements as one script, one call into the embedded database, each statement prepared once
-   * per session (db/pglite-statements.ts). Through drizzle every statement is six protocol
-   * messages, each a call into the engine plus PGlite's JavaScript around it, and is parsed and
-   * planned again each time.
-   */
-  scriptTransaction?<T>(fn: (run: RunStatements) => Promise<T>): Promise<T>;
   /**
    * Runs one statement of ours, prepared once per connection (Postgres) or session (PGlite) and
    * then only executed: for small reads and writes made for many requests, where drizzle would
@@ -45,6 +30,32 @@ export interface Database {
   query<Row = Record<string, unknown>>(statement: Statement): Promise<Row[]>;
   close(): Promise<void>;
 }
+
+/** node-postgres: a pool, and scripts sent as one message each. */
+export interface PostgresDatabase extends OpenDatabase {
+  readonly driver: "pg";
+  /**
+   * A pooled connection that runs multi-statement scripts, each sent as one message (no
+   * parameters: values are inlined by db/script.ts).
+   */
+  scriptSession(): Promise<ScriptSession>;
+}
+
+/** Embedded PGlite: no round trips to save, but calls into the engine. */
+export interface PgliteDatabase extends OpenDatabase {
+  readonly driver: "pglite";
+  /**
+   * Runs `fn` in one transaction (rolled back if it throws), where `run` sends statements as one
+   * script, one call into the embedded database, each statement prepared once per session
+   * (db/pglite-statements.ts). Through drizzle every statement is six protocol messages, each a
+   * call into the engine plus PGlite's JavaScript around it, and is parsed and planned again
+   * each time.
+   */
+  scriptTransaction<T>(fn: (run: RunStatements) => Promise<T>): Promise<T>;
+}
+
+/** An open database of either driver; `driver` says which, and so which scripts it runs. */
+export type Database = PostgresDatabase | PgliteDatabase;
 
 /** Runs the statements in order; the rows of each. Values are converted as drizzle converts
  * them (timestamps and intervals stay text: {@link TEXT_TYPE_IDS}). */
@@ -68,16 +79,6 @@ export interface ScriptSession {
   release(broken?: boolean): void;
 }
 
-/**
- * Opens the configured database. Each driver's module is loaded only when used, so a process on
- * Postgres never loads PGlite (and the other way round): that saves ~0.1 s of start-up on
- * Postgres, the time PGlite's module alone takes to load here.
- */
-export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  if (config.driver === "pg") return (await import("./postgres.ts")).openPostgres(config.url);
-  return (await import("./pglite.ts")).openPglite(config.dataDir);
-}
-
 /** Finds `drizzle/` whether running from `src/db` (tsx, tests) or a bundled `dist/`. */
 export function migrationsFolder(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -91,6 +92,6 @@ export function migrationsFolder(): string {
 
 /** How the backend opens embedded Postgres (the benchmarks open data folders the same way). */
 export const PGLITE_OPTIONS = {
-  // Measured here: the default configuration reopens at ~320 MB RSS, 16 MB buffers at ~180 MB.
+  // Small shared buffers: one embedded client needs few, and the default holds far more memory.
   postgresqlconf: "shared_buffers=16MB",
 } satisfies PGliteOptions;

@@ -7,25 +7,24 @@ import {
   migrationsFolder,
   PGLITE_OPTIONS,
   TEXT_TYPE_IDS,
-  type Database,
+  type PgliteDatabase,
   type RunStatements,
 } from "./client.ts";
-import { initDataDirInChild } from "../server/pglite-initdb.ts";
+import { initDataDirInChild } from "./pglite-initdb.ts";
 import { createStatementCache } from "./pglite-statements.ts";
 import type { Statement } from "./script.ts";
 import * as schema from "./schema/index.ts";
 
 /**
  * Embedded Postgres in a data folder. A fresh folder is created by `initdb` in a short-lived
- * child process (server/pglite-initdb.ts), which keeps initdb's memory out of this one.
+ * child process (pglite-initdb.ts), which keeps initdb's memory out of this one.
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(dataDir: string): Promise<PgliteDatabase> {
   if (isEmptyOrMissing(dataDir)) await initDataDirInChild(dataDir, PGLITE_OPTIONS);
   // Postgres's WebAssembly as the baseline compiler (Liftoff) makes it, as in the main job and
   // initdb's child. Tiering its hot functions up to the optimising compiler takes seconds of CPU
-  // on background threads, starting with the first requests: on the 2-core bench machine the
-  // intake answered its first seconds of webhooks 0.5–2 s late meanwhile, for a steady state
-  // ~5–10 % faster. Process-wide; a process on Postgres never gets here.
+  // on background threads, starting with the first requests, which wait for it meanwhile, for a
+  // steady state only a little faster. Process-wide; a process on Postgres never gets here.
   setFlagsFromString("--liftoff-only");
   const client = new PGlite(dataDir, PGLITE_OPTIONS);
   await client.waitReady;
@@ -36,7 +35,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
 const SCRIPT_PARSERS = Object.fromEntries(TEXT_TYPE_IDS.map((id) => [id, (text: string) => text]));
 
 /** Wraps an open PGlite instance (tests pass clones of a migrated template). */
-export function wrapPglite(client: PGlite): Database {
+export function wrapPglite(client: PGlite): PgliteDatabase {
   const db = drizzle(client, { schema, casing: "snake_case" });
   const statements = createStatementCache();
 

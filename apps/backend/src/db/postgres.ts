@@ -4,8 +4,8 @@ import pg from "pg";
 import {
   migrationsFolder,
   TEXT_TYPE_IDS,
-  type Database,
   type NotificationHandler,
+  type PostgresDatabase,
 } from "./client.ts";
 import * as schema from "./schema/index.ts";
 import type { Statement } from "./script.ts";
@@ -23,7 +23,7 @@ const DRIVER_TYPES: pg.CustomTypesConfig = {
 };
 
 /** node-postgres: a pool for queries and one dedicated connection for LISTEN. */
-export function openPostgres(url: string): Database {
+export function openPostgres(url: string): PostgresDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
   // Statements a script session prepared, per connection: they live as long as it does.
   const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();

@@ -4,8 +4,8 @@ import { createMiddleware } from "hono/factory";
 import { weightedEntries } from "../lib/weighted-header.ts";
 
 /**
- * The text the extension and the share page read: JSON (task lists are ~1.7 KB a task and
- * shrink ~8×), HTML, scripts and styles. Never audio (already compressed, and answered with
+ * The text the extension and the share page read: JSON (a task list grows by every task in it,
+ * and shrinks several times over), HTML, scripts and styles. Never audio (already compressed, and answered with
  * Range), never the event stream (`text/event-stream` is long-lived and sent frame by frame).
  */
 const COMPRESSIBLE =
@@ -30,7 +30,7 @@ export function chooseEncoding(header: string | undefined): Encoding | null {
 }
 
 function compressBody(body: Uint8Array, encoding: Encoding): Promise<Buffer> {
-  // Brotli quality 5: near gzip's speed, ~15 % smaller on JSON; the default 11 is for static files.
+  // Brotli quality 5: about gzip's speed and smaller on JSON; the default 11 is for static files.
   return encoding === "br"
     ? brotli(body, {
         params: {

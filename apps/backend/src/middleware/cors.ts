@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env.ts";
+import type { AppEnv } from "./app-env.ts";
 import { ORIGIN_NOT_ALLOWED } from "../schemas/error-codes.ts";
 
 const ALLOWED_METHODS = "GET, POST, PUT, DELETE, OPTIONS";

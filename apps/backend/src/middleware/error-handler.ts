@@ -1,15 +1,13 @@
-import type { ErrorHandler } from "hono";
+import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { isPlatformError } from "@overture/core/errors";
-import type { AppEnv } from "../app-env.ts";
+import type { AppEnv } from "./app-env.ts";
 import { ApiError, isDatabaseUnavailable } from "../lib/errors.ts";
-import { errorSummary } from "../lib/error-summary.ts";
 import type { Logger } from "../lib/logger.ts";
+import { failureAnswer } from "./answer.ts";
 import {
   type ApiErrorCode,
-  DATABASE_UNAVAILABLE,
   HTTP_ERROR,
-  INTERNAL_ERROR,
   INVALID_REQUEST,
   PAYLOAD_TOO_LARGE,
   UNSUPPORTED_MEDIA_TYPE,
@@ -23,20 +21,6 @@ const HTTP_ERRORS: Partial<Record<number, { code: ApiErrorCode; message?: string
     message: "The request body must be JSON, sent with Content-Type: application/json.",
   },
 };
-
-/** The answer while the database is unavailable (503, with `Retry-After`): clients retry. */
-export const DATABASE_UNAVAILABLE_BODY = {
-  error: DATABASE_UNAVAILABLE,
-  message: "The database is unavailable; retry shortly.",
-} as const;
-export const DATABASE_RETRY_AFTER_SECONDS = "5";
-
-/** The answer to an error nobody expected (500), naming the request for the logs. */
-export const internalErrorBody = (requestId: string | undefined) => ({
-  error: INTERNAL_ERROR,
-  message: "Something went wrong on the server.",
-  request_id: requestId,
-});
 
 /** One place that turns thrown errors into JSON error bodies `{ error, message }`. */
 export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
@@ -53,14 +37,7 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
         status,
       );
     }
-    if (isDatabaseUnavailable(error)) {
-      logger.warn(
-        { requestId: c.get("requestId"), err: errorSummary(error) },
-        "database unavailable",
-      );
-      c.header("Retry-After", DATABASE_RETRY_AFTER_SECONDS);
-      return c.json(DATABASE_UNAVAILABLE_BODY, 503);
-    }
+    if (isDatabaseUnavailable(error)) return failure(c, error);
     if (isPlatformError(error)) {
       // The platform's own failures are the backend's upstream errors: 502, except where the
       // caller can act (sign in again, free quota, fix a parameter).
@@ -72,7 +49,13 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
       );
       return c.json({ error: error.code.toLowerCase(), message: error.message }, status);
     }
-    logger.error({ requestId: c.get("requestId"), err: errorSummary(error) }, "unhandled error");
-    return c.json(internalErrorBody(c.get("requestId")), 500);
+    return failure(c, error);
   };
+
+  /** 503 while the database is unavailable, else 500 (answer.ts, as the webhook edge answers). */
+  function failure(c: Context<AppEnv>, error: unknown) {
+    const answer = failureAnswer(error, c.get("requestId"), logger);
+    for (const [name, value] of answer.headers) c.header(name, value);
+    return c.json(answer.body, answer.status);
+  }
 }

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env.ts";
+import type { AppEnv } from "./app-env.ts";
 import { UNAUTHENTICATED } from "../schemas/error-codes.ts";
 
 // Digests have one length whatever was sent, so timingSafeEqual never throws and the comparison

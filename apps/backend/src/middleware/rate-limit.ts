@@ -2,7 +2,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { messagePage, wantsHtml } from "../lib/html-page.ts";
-import type { AppEnv } from "../app-env.ts";
+import type { AppEnv } from "./app-env.ts";
 import type { RateLimitStore } from "../services/auth/rate-limits.ts";
 import { RATE_LIMITED } from "../schemas/error-codes.ts";
 

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env.ts";
+import type { AppEnv } from "./app-env.ts";
 import { ApiError } from "../lib/errors.ts";
 import type { SessionService } from "../services/auth/sessions.ts";
 import { UNAUTHENTICATED } from "../schemas/error-codes.ts";

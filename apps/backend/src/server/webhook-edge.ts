@@ -1,16 +1,9 @@
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Config } from "../env.ts";
-import { errorSummary } from "../lib/error-summary.ts";
-import { isDatabaseUnavailable } from "../lib/errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
-import {
-  DATABASE_RETRY_AFTER_SECONDS,
-  DATABASE_UNAVAILABLE_BODY,
-  internalErrorBody,
-} from "../middleware/error-handler.ts";
-import { EVERY_RESPONSE } from "../middleware/security-headers.ts";
+import { answerHeaders, failureAnswer, recordAnswer, requestIdOf } from "../middleware/answer.ts";
+import type { HeaderList } from "../middleware/early-headers.ts";
 import type { Delivery, IntakeAnswer } from "../services/intake/index.ts";
 
 const ROUTE = "/webhooks/platform";
@@ -26,7 +19,8 @@ export interface WebhookEdgeDeps {
 
 /**
  * `POST /webhooks/platform` served straight on the Node request, in front of the app: the same
- * intake, answers, headers, metrics and access log as the app's route (routes/webhooks), without
+ * intake and answers as the app's route (routes/webhooks), with the headers, request id,
+ * metrics, access log and error bodies of the app's middleware (middleware/answer.ts), without
  * building a Fetch Request and Response per delivery or running the router and middleware —
  * the share of a delivery's CPU the intake's hot path can still give back. Only the plain case
  * is taken: a declared Content-Length within the limit and at most one `k`. Anything else
@@ -34,35 +28,14 @@ export interface WebhookEdgeDeps {
  * the app, whose route handles every case.
  */
 export function webhookEdge(deps: WebhookEdgeDeps) {
-  const { logger, metrics } = deps;
+  const { logger } = deps;
   const maxBytes = deps.config.webhook.maxBodyBytes;
   const origin = new URL(deps.config.publicUrl).origin;
-
-  function answer(
-    res: ServerResponse,
-    requestId: string,
-    status: number,
-    body: unknown,
-    extra?: readonly (readonly [string, string])[],
-  ): void {
-    const text = JSON.stringify(body);
-    const headers = ["X-Request-Id", requestId];
-    for (const [name, value] of EVERY_RESPONSE) headers.push(name, value);
-    if (extra) for (const [name, value] of extra) headers.push(name, value);
-    headers.push(
-      "Content-Type",
-      "application/json",
-      "Content-Length",
-      String(Buffer.byteLength(text)),
-    );
-    res.writeHead(status, headers);
-    res.end(text);
-  }
 
   async function serve(req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
     const started = performance.now();
     const header = req.headers["x-request-id"];
-    const requestId = typeof header === "string" ? header.slice(0, 64) : randomUUID();
+    const requestId = requestIdOf(typeof header === "string" ? header : undefined);
     let status: number;
     try {
       const body = await readBody(req);
@@ -72,30 +45,14 @@ export function webhookEdge(deps: WebhookEdgeDeps) {
         body,
       });
       status = result.status;
-      answer(res, requestId, status, result.body);
+      writeJson(res, status, answerHeaders(requestId), result.body);
     } catch (error) {
       if (error === CLIENT_GONE) return; // nobody to answer, nothing was handed to the intake
-      if (isDatabaseUnavailable(error)) {
-        logger.warn({ requestId, err: errorSummary(error) }, "database unavailable");
-        status = 503;
-        answer(res, requestId, status, DATABASE_UNAVAILABLE_BODY, [
-          ["Retry-After", DATABASE_RETRY_AFTER_SECONDS],
-        ]);
-      } else {
-        logger.error({ requestId, err: errorSummary(error) }, "unhandled error");
-        status = 500;
-        answer(res, requestId, status, internalErrorBody(requestId));
-      }
+      const failure = failureAnswer(error, requestId, logger);
+      status = failure.status;
+      writeJson(res, status, [...answerHeaders(requestId), ...failure.headers], failure.body);
     }
-    const seconds = (performance.now() - started) / 1000;
-    metrics.httpRequests.inc({ method: "POST", route: ROUTE, status: String(status) });
-    metrics.httpDuration.observe({ route: ROUTE }, seconds);
-    if (logger.isLevelEnabled("info")) {
-      logger.info(
-        { requestId, method: "POST", route: ROUTE, status, ms: Math.round(seconds * 1000) },
-        "request",
-      );
-    }
+    recordAnswer(deps, { requestId, method: "POST", route: ROUTE, status, started });
   }
 
   /** Serves the request and answers true, or answers false and leaves it to the app. */
@@ -125,6 +82,16 @@ function plainQuery(url: string): boolean {
   let keys = 0;
   for (const pair of query.split("&")) if (pair === "k" || pair.startsWith("k=")) keys += 1;
   return keys <= 1;
+}
+
+/** Writes a JSON answer with `headers`, as `c.json()` would (Content-Type, Content-Length). */
+function writeJson(res: ServerResponse, status: number, headers: HeaderList, body: unknown): void {
+  const text = JSON.stringify(body);
+  const flat: string[] = [];
+  for (const [name, value] of headers) flat.push(name, value);
+  flat.push("Content-Type", "application/json", "Content-Length", String(Buffer.byteLength(text)));
+  res.writeHead(status, flat);
+  res.end(text);
 }
 
 const CLIENT_GONE = new Error("the client closed the request before its body was read");

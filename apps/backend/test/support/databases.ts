@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
-import { openDatabase, type Database } from "../../src/db/client.ts";
+import type { Database } from "../../src/db/client.ts";
+import { openDatabase } from "../../src/db/open.ts";
 import { wrapPglite } from "../../src/db/pglite.ts";
 
 /**

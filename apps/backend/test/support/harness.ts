@@ -14,7 +14,8 @@ import {
   type PlatformEmulatorOptions,
 } from "@overture/platform-emulator";
 import { createBackend, type Backend } from "../../src/backend.ts";
-import { openDatabase, type Database } from "../../src/db/client.ts";
+import type { Database } from "../../src/db/client.ts";
+import { openDatabase } from "../../src/db/open.ts";
 import { type Config, parseEnv } from "../../src/env.ts";
 import type { Clock } from "../../src/lib/clock.ts";
 import { createLogger } from "../../src/lib/logger.ts";

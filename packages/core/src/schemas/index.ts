@@ -64,3 +64,4 @@ export { balanceSchema } from "./balance.ts";
 export type { Balance } from "./balance.ts";
 export { platformErrorBodySchema } from "./error-body.ts";
 export type { PlatformErrorBody } from "./error-body.ts";
+export { musicParamsSchema, musicFieldErrors } from "../music/schema.ts";

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { isPlatformError } from "@overture/core/errors";
 import type { Context } from "hono";
-import { type AppEnv, validationHook } from "../../app-env.ts";
+import { type AppEnv, validationHook } from "../../middleware/app-env.ts";
 import type { AppDeps } from "../../services/index.ts";
 import { BACKEND_MISCONFIGURED_MESSAGE, CLIENT_REJECTED_LOG } from "../../lib/errors.ts";
 import { messagePage, wantsHtml } from "../../lib/html-page.ts";

@@ -1,6 +1,6 @@
 import { isPlatformError } from "@overture/core/errors";
 import type { Context } from "hono";
-import type { AppEnv } from "../../app-env.ts";
+import type { AppEnv } from "../../middleware/app-env.ts";
 import { CLIENT_REJECTED_LOG } from "../../lib/errors.ts";
 import type { AppDeps } from "../../services/index.ts";
 import type { DeviceSignIn } from "../../services/auth/device-flow.ts";

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { type AppEnv, validationHook } from "../../app-env.ts";
+import { type AppEnv, validationHook } from "../../middleware/app-env.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { apiBodyLimit } from "../../middleware/body-limit.ts";
 import { rateLimit } from "../../middleware/rate-limit.ts";

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { type AppEnv, validationHook } from "../../app-env.ts";
+import { type AppEnv, validationHook } from "../../middleware/app-env.ts";
 import { wantsHtml } from "../../lib/html-page.ts";
 import { apiBodyLimit } from "../../middleware/body-limit.ts";
 import { rateLimit } from "../../middleware/rate-limit.ts";

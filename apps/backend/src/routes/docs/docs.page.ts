@@ -1,5 +1,6 @@
-import { html, raw } from "hono/html";
+import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { htmlPage } from "../../lib/html-page.ts";
 
 /** The parts of an OpenAPI 3.1 document the docs page reads. */
 export interface OpenApiDocument {
@@ -42,35 +43,27 @@ export function docsPage(doc: OpenApiDocument): HtmlEscapedString | Promise<Html
       byTag.set(tag, [...(byTag.get(tag) ?? []), { method, path, op }]);
     }
   }
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${doc.info.title} · API</title>
-        <style>
-          ${raw(STYLE)}
-        </style>
-      </head>
-      <body>
-        <header>
-          <h1>${doc.info.title} <small>v${doc.info.version}</small></h1>
-          <p>${doc.info.description ?? ""}</p>
-          <p>
-            Machine-readable: <a href="/openapi.json">/openapi.json</a>. Routes marked
-            <span class="lock">session</span> need
-            <code>Authorization: Bearer &lt;session token&gt;</code>.
-          </p>
-        </header>
-        ${[...byTag.entries()].map(
-          ([tag, ops]) =>
-            html`<section>
-              <h2>${tag}</h2>
-              ${ops.map(({ method, path, op }) => operation(method, path, op))}
-            </section>`,
-        )}
-      </body>
-    </html>`;
+  return htmlPage({
+    title: `${doc.info.title} · API`,
+    style: STYLE,
+    indexable: true,
+    body: html`<header>
+        <h1>${doc.info.title} <small>v${doc.info.version}</small></h1>
+        <p>${doc.info.description ?? ""}</p>
+        <p>
+          Machine-readable: <a href="/openapi.json">/openapi.json</a>. Routes marked
+          <span class="lock">session</span> need
+          <code>Authorization: Bearer &lt;session token&gt;</code>.
+        </p>
+      </header>
+      ${[...byTag.entries()].map(
+        ([tag, ops]) =>
+          html`<section>
+            <h2>${tag}</h2>
+            ${ops.map(({ method, path, op }) => operation(method, path, op))}
+          </section>`,
+      )}`,
+  });
 }
 
 function operation(method: string, path: string, op: Operation) {

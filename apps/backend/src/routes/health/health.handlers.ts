@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../app-env.ts";
+import type { AppEnv } from "../../middleware/app-env.ts";
 import type { AppDeps } from "../../services/index.ts";
 import { requireMetricsToken } from "../../middleware/metrics-token.ts";
 import { healthz, metrics as metricsRoute, readyz } from "./health.routes.ts";

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../app-env.ts";
+import type { AppEnv } from "../../middleware/app-env.ts";
 import type { AppDeps } from "../../services/index.ts";
 import { relayedHeaders } from "../../services/dev-relay/headers.ts";
 import {

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { type AppEnv, validationHook } from "../../app-env.ts";
+import { type AppEnv, validationHook } from "../../middleware/app-env.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { relayEnabled } from "../../middleware/relay-enabled.ts";
 import { requireSession } from "../../middleware/session.ts";

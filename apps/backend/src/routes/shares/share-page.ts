@@ -1,4 +1,5 @@
-import { html, raw } from "hono/html";
+import { html } from "hono/html";
+import { htmlPage } from "../../lib/html-page.ts";
 import type { PeaksJson } from "../../schemas/archive.ts";
 import { defaultTitle } from "../../services/tasks/title.ts";
 import type { ShareTexts } from "./share-texts.ts";
@@ -45,22 +46,13 @@ const STYLE = `
 `;
 
 const shell = (t: ShareTexts, title: string, body: unknown) =>
-  html`<!doctype html>
-    <html lang="${t.lang}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${title} · Overture</title>
-        <style>
-          ${raw(STYLE)}
-        </style>
-      </head>
-      <body>
-        ${body}
-        <footer>${t.footer}</footer>
-      </body>
-    </html>`;
+  htmlPage({
+    lang: t.lang,
+    title: `${title} · Overture`,
+    style: STYLE,
+    body: html`${body}
+      <footer>${t.footer}</footer>`,
+  });
 
 /**
  * The title a visitor sees. A track never renamed is titled with its prompt's first line

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { TASK_STATES, type TaskState } from "../../schemas/task-states.ts";
-import { type AppEnv, validationHook } from "../../app-env.ts";
+import { type AppEnv, validationHook } from "../../middleware/app-env.ts";
 import type { AppDeps } from "../../services/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { requireSession } from "../../middleware/session.ts";

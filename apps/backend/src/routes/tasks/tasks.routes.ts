@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { musicParamsSchema } from "@overture/core/schemas";
 import { errorBody } from "../../schemas/common.ts";
 import { fieldErrorSchema, taskPageSchema, taskSchema } from "../../schemas/task.ts";
 import { json, sessionErrors } from "../shared-schemas.ts";
@@ -20,8 +21,10 @@ export const createTask = createRoute({
   request: {
     body: {
       required: true,
+      // Core's schema: every field with its type, range and default; a refusal answers
+      // `invalid_parameters` with core's field errors (middleware/app-env.ts).
       content: json(
-        z.record(z.string(), z.unknown()).openapi({
+        musicParamsSchema.meta({
           description:
             "Music parameters (spec 4.6); missing fields take defaults, numeric strings are accepted",
           example: { prompt: "lofi hip hop, mellow piano", duration: 60 },

@@ -35,8 +35,8 @@ function plainEvent(json: unknown): json is CallbackEvent {
 }
 
 /**
- * The callback event of a verified body (spec 2.7). The common event is checked by hand (zod
- * was ~1 % of the intake's CPU, a tenth of its own handling of a delivery); anything else — a
+ * The callback event of a verified body (spec 2.7). The common event is checked by hand (zod's
+ * parse was a good share of the intake's own handling of a delivery); anything else — a
  * numeric string to convert, an error object, a missing or mistyped field — goes through the
  * schema, which stays the one source of the rules and of the refusal's field list.
  */

@@ -1,11 +1,9 @@
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { TaskRuntime } from "../tasks/runtime.ts";
 import { WEBHOOK_SECRETS_CHANGED_CHANNEL } from "../../db/channels.ts";
-import { applyReports } from "../tasks/apply.ts";
+import { batchApplier } from "../tasks/apply-batch.ts";
 import { createAnnouncer } from "../events/announcer.ts";
 import { createBatcher } from "./batcher.ts";
-import { applyInPgliteScript } from "./pglite-steps.ts";
-import { applyInScript } from "./script-steps.ts";
 import { createIntake, type Delivery, type IntakeAnswer } from "./intake.ts";
 import { createIntakeLookup } from "./lookup.ts";
 import { createRejectionRecorder } from "./rejections.ts";
@@ -39,8 +37,6 @@ export function createWebhookIntake(
       ? createAnnouncer({ database: deps.database, logger: deps.logger })
       : undefined;
   const context = () => ({ ...runtime.applyContext(), announceAfterCommit: true });
-  const openScript = deps.database.scriptSession?.bind(deps.database);
-  const pgliteScript = deps.database.scriptTransaction?.bind(deps.database);
   // Cache freshness on the domain clock: a cached previous secret must not outlive its grace.
   const lookup = createIntakeLookup({
     database: deps.database,
@@ -49,13 +45,9 @@ export function createWebhookIntake(
   });
   const batcher = createBatcher({
     metrics: deps.metrics,
-    // Postgres: two round trips per batch (script-steps.ts). PGlite: two calls into the engine
-    // (pglite-steps.ts), which blocks this process's event loop while it runs.
-    transact: openScript
-      ? (reports) => applyInScript(openScript, reports, context())
-      : pgliteScript
-        ? (reports) => applyInPgliteScript(pgliteScript, reports, context())
-        : (reports) => deps.db.transaction((tx) => applyReports(tx, reports, context())),
+    // Postgres: two round trips per batch. PGlite: two calls into the engine, which block this
+    // process's event loop while they run (tasks/apply-batch.ts).
+    transact: batchApplier(deps.database, context),
     onCommitted: (result) => {
       if (result.lastEventId !== undefined) options.committedEvents?.(result.lastEventId);
       announcer?.announce(result.lastEventId);
@@ -63,8 +55,7 @@ export function createWebhookIntake(
     },
     // node-postgres has a pool: a second batch can build while the first commits, once 16
     // events wait. Started for every few events, the second transaction cost Postgres more per
-    // event (180 against 160 µs at 3,200 events/s) and the tail more than the wait it saved
-    // (bench/compare-intake.ts, 6 rounds: open-loop p99 median 26 → 20 ms, closed loop alike).
+    // event, and the tail more than the wait it saved.
     maxInFlight: deps.database.driver === "pg" ? 2 : 1,
     minToOverlap: 16,
     // PGlite: a lookup is a turn of the event loop like a batch, and runs after one whose turn

@@ -112,7 +112,7 @@ export function createIntakeLookup(options: {
   // Reads in flight by account: the deliveries that miss the cache while one is on its way wait
   // for it instead of each reading again. Without this, a cold cache under load (an instance
   // that just started) sends a read per delivery until the first answers, and those reads fill
-  // the pool that the batches need: at ~1,000 deliveries/s the first second went to that.
+  // the pool that the batches need.
   const secretReads = new Map<string, Promise<SecretSet>>();
 
   function loadSecrets(userId: number, namespace: string): Promise<SecretSet> {

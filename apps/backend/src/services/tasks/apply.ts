@@ -32,8 +32,8 @@ export interface ApplyResult {
 
 /**
  * How a batch reaches the database, in two steps: a transaction runs each statement as its own
- * round trip (drizzle, both drivers); a multi-statement script (intake/script-steps.ts) sends
- * each step as one message. Both take the same statements (db/script.ts: text with `$n` and the
+ * round trip (drizzle, both drivers); a multi-statement script (apply-batch.ts) sends each step
+ * as one message. Both take the same statements (db/script.ts: text with `$n` and the
  * values), built without a query builder on the hot path: the transaction inlines the values,
  * the script may run them prepared.
  */

@@ -11,9 +11,9 @@ import { createTaskService } from "./service.ts";
 export function createTaskServices(deps: TaskDeps) {
   const runtime = createTaskRuntime(deps);
   const taskQueue = createTaskQueue(runtime, { staleSubmitMs: deps.config.tasks.staleSubmitMs });
-  // Accounts whose tasks just ended: those with queued tasks are drained now (one read per
-  // commit finds them; most accounts queue nothing, and a read per ended task cost more than
-  // the rest of the webhook's path at a steady 1,000 callbacks/s, `pnpm bench` item 4).
+  // Accounts whose tasks just ended: those with queued tasks are drained now. One read per
+  // commit finds them, whatever their number: most accounts queue nothing, and a read per ended
+  // task would cost the webhook's hot path more than the rest of its work.
   runtime.onFreed((accounts) => {
     taskQueue.kickFreed(accounts);
   });

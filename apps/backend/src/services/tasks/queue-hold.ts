@@ -2,7 +2,9 @@ import { and, eq, gt, notExists, sql, type AnyColumn } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { AppDatabase } from "../../db/client.ts";
 import { tasks } from "../../db/schema/index.ts";
-import type { Account } from "./runtime.ts";
+import type { HoldWakes } from "./queue-wake.ts";
+import type { Account, TaskRuntime } from "./runtime.ts";
+import { quotaCheckHoldMs } from "./submit.ts";
 
 // A submit the platform refused with `Retry-After` holds the account's queue: the refused task,
 // and every other queued task of the account, keep the hold's end in `next_poll_at` (unused
@@ -54,3 +56,39 @@ export async function holdQueued(db: AppDatabase, account: Account, until: Date)
     .set({ nextPollAt: sql`greatest(${tasks.nextPollAt}, ${until.toISOString()}::timestamptz)` })
     .where(queuedOf(account));
 }
+
+/**
+ * Holds on accounts' queues, each written to the rows (above) and given to `wakes`, which drains
+ * the account when its hold ends (queue-wake.ts).
+ */
+export function accountHolds(
+  runtime: TaskRuntime,
+  wakes: Pick<HoldWakes, "held">,
+  roundMs: number,
+) {
+  const { db, clock, logger } = runtime.deps;
+
+  /** Holds the account's queued tasks until `until` and wakes its drain then. */
+  async function hold(account: Account, until: Date): Promise<void> {
+    await holdQueued(db, account, until);
+    wakes.held(account, until);
+  }
+
+  /**
+   * After a quota check refused with 429 and `Retry-After` (submit.ts `quotaCheckHoldMs`): holds
+   * the account's queued tasks that long and answers true; any other failure holds nothing.
+   */
+  async function holdAfterRefusedCheck(account: Account, error: unknown): Promise<boolean> {
+    const holdMs = quotaCheckHoldMs(error, roundMs);
+    if (holdMs === undefined) return false;
+    const heldUntil = new Date(clock.now() + holdMs);
+    const { userId, namespace } = account;
+    logger.info({ userId, namespace, heldUntil: heldUntil.toISOString() }, "quota check refused");
+    await hold(account, heldUntil);
+    return true;
+  }
+
+  return { hold, holdAfterRefusedCheck };
+}
+
+export type AccountHolds = ReturnType<typeof accountHolds>;

@@ -71,3 +71,5 @@ export function holdWakes(options: {
     },
   };
 }
+
+export type HoldWakes = ReturnType<typeof holdWakes>;

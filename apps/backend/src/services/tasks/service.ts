@@ -1,16 +1,16 @@
-import { validateMusicParams } from "@overture/core/music";
-import { readQuota } from "@overture/core/schemas";
 import { and, eq, sql } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { createCanceller } from "./cancel.ts";
+import { musicParams } from "./music-params.ts";
 import { defaultTitle } from "./title.ts";
 import { listTasks, type ListQuery } from "./list.ts";
 import type { TaskQueue } from "./queue.ts";
+import { askQuota, freeQuota } from "./quota.ts";
 import { isQuotaCheckHold } from "./submit.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import type { Quota, Task, TaskPage } from "../../schemas/task.ts";
-import { INVALID_PARAMETERS, NO_TOKEN_SELECTED } from "../../schemas/error-codes.ts";
+import { NO_TOKEN_SELECTED } from "../../schemas/error-codes.ts";
 
 /** Creating, listing, reading and cancelling the user's tasks (the `/api/tasks` routes). */
 export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
@@ -34,36 +34,23 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
     /**
      * Validates the music parameters, checks the quota with the selected token's proxy token,
      * stores the task as `queued` and drains the account's queue: the task is submitted now when
-     * quota is free and it is first in line, else it waits (spec 8: client-side queueing).
+     * quota is free and it is first in line, else it waits (spec 8: client-side queueing). The
+     * route's body schema has validated them already; a regenerated task's stored ones have not.
      */
     async create(userId: number, input: unknown, options: { title?: string } = {}): Promise<Task> {
-      const validation = validateMusicParams(input);
-      if (!validation.ok) {
-        throw new ApiError(
-          400,
-          INVALID_PARAMETERS,
-          `Invalid music parameters: ${validation.errors.map((e) => e.message).join("; ")}`,
-          {
-            fields: validation.errors,
-          },
-        );
-      }
+      const params = musicParams(input);
       const selected = await selection(userId);
       const account = { userId, namespace: selected.namespace };
       // Also proves the token works before a task is stored. A 429 with a `Retry-After` longer
       // than the client waits (backend.ts) stores the task and holds the queue that long (spec 8:
       // client-side queueing); any other failure refuses it.
-      const quota = await deps.proxyTokens
-        .withProxyToken(userId, selected.namespace, selected.tokenId, (token) =>
-          deps.platform.getAvailableQuota(token),
-        )
-        .then(
-          (body) => ({ ok: true as const, body }),
-          (error: unknown) => {
-            if (!isQuotaCheckHold(error)) throw error;
-            return { ok: false as const, error };
-          },
-        );
+      const quota = await askQuota(deps, account, selected.tokenId).then(
+        (reading) => ({ ok: true as const, reading }),
+        (error: unknown) => {
+          if (!isQuotaCheckHold(error)) throw error;
+          return { ok: false as const, error };
+        },
+      );
       const now = new Date(clock.now());
       const row = await db.transaction(async (tx) => {
         const [inserted] = await tx
@@ -73,8 +60,8 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
             namespace: selected.namespace,
             tokenId: selected.tokenId,
             status: "queued",
-            params: { ...validation.value },
-            title: options.title ?? defaultTitle(validation.value.prompt),
+            params: { ...params },
+            title: options.title ?? defaultTitle(params.prompt),
             createdAt: now,
             updatedAt: now,
           })
@@ -83,8 +70,7 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
         await runtime.save(tx, [inserted], "api");
         return inserted;
       });
-      if (quota.ok)
-        await queue.drain(account, readQuota(quota.body).available ?? Number.POSITIVE_INFINITY);
+      if (quota.ok) await queue.drain(account, freeQuota(quota.reading));
       else await queue.holdAfterRefusedCheck(account, quota.error);
       return runtime.json(await runtime.owned(userId, row.id));
     },
@@ -105,13 +91,11 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
 
     async quota(userId: number): Promise<Quota> {
       const selected = await selection(userId);
-      const body = await deps.proxyTokens.withProxyToken(
-        userId,
-        selected.namespace,
+      const reading = await askQuota(
+        deps,
+        { userId, namespace: selected.namespace },
         selected.tokenId,
-        (token) => deps.platform.getAvailableQuota(token),
       );
-      const reading = readQuota(body);
       const [queued] = await db
         .select({ n: sql<number>`count(*)::int` })
         .from(tasks)

@@ -25,10 +25,9 @@ function pgliteModuleUrl(): string {
 /**
  * Runs initdb for `dataDir` in a child process, with PGlite `options`, into a staging folder next
  * to it that is moved into place only when complete: a crash mid-way leaves no half-initialised
- * data folder. initdb runs a second Postgres instance and peaks at ~730 MB; in this process that
- * memory would stay (WebAssembly memory never shrinks). The child keeps ~500 MB out of a
- * long-running server: measured ~180 MB resident after a cold start instead of ~700 MB
- * (`pnpm bench`, item 7).
+ * data folder. initdb runs a second Postgres instance, whose peak of memory would stay in this
+ * process (WebAssembly memory never shrinks): in a child, it leaves with the child, and a
+ * long-running server keeps only what it uses.
  */
 export async function initDataDirInChild(dataDir: string, options: object): Promise<void> {
   mkdirSync(dirname(dataDir), { recursive: true });
@@ -38,8 +37,7 @@ export async function initDataDirInChild(dataDir: string, options: object): Prom
   const code = await new Promise<number | null>((resolve, reject) => {
     const args = [pgliteModuleUrl(), staging, JSON.stringify(options)];
     // Baseline WebAssembly only: recompiling Postgres's hot functions with the optimising
-    // compiler cost a short-lived process more CPU than it saved (~4.9 s against ~3.5 s of CPU
-    // for initdb here) and ~100 MB more at its peak.
+    // compiler costs a short-lived process more CPU than it saves, and memory at its peak.
     const flags = ["--liftoff-only", "--input-type=module"];
     const child = spawn(process.execPath, [...flags, "-e", INITDB, ...args], {
       stdio: ["ignore", "ignore", "pipe"],

@@ -1,13 +1,8 @@
 import type { ScriptSession } from "../../db/client.ts";
 import { executeText, inlined, prepareText, type Statement } from "../../db/script.ts";
-import {
-  applyWithSteps,
-  type ApplyContext,
-  type ApplyResult,
-  type ApplySteps,
-} from "../tasks/apply.ts";
-import type { PlatformReport } from "../tasks/merge.ts";
-import { lockTasksStatement, taskRowOf } from "../tasks/store.ts";
+import { applyWithSteps, type ApplyContext, type ApplyResult, type ApplySteps } from "./apply.ts";
+import type { PlatformReport } from "./merge.ts";
+import { lockTasksStatement, taskRowOf } from "./store.ts";
 
 /** Statements prepared per connection at most; past that a statement runs with its values inlined. */
 const MAX_PREPARED = 32;

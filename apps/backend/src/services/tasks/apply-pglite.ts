@@ -1,7 +1,7 @@
 import type { RunStatements } from "../../db/client.ts";
-import { applyWithSteps, type ApplyContext, type ApplyResult } from "../tasks/apply.ts";
-import type { PlatformReport } from "../tasks/merge.ts";
-import { lockTasksStatement, taskRowOf } from "../tasks/store.ts";
+import { applyWithSteps, type ApplyContext, type ApplyResult } from "./apply.ts";
+import type { PlatformReport } from "./merge.ts";
+import { lockTasksStatement, taskRowOf } from "./store.ts";
 
 /**
  * A batch on PGlite as two scripts in one transaction: `lock; insert events`, the merge in
