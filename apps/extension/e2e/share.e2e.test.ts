@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Browser, type Page, chromium } from "playwright-core";
-import type { Task } from "../src/lib/types.ts";
+import type { Task } from "../src/lib/shared/types.ts";
 import { type ExtensionBrowser, launchExtension } from "./support/browser.ts";
 import { submitPreset, waitForStatus } from "./support/flows.ts";
 import { QUICK_TIMING, signedInPopup, waitForArchive } from "./support/library.ts";

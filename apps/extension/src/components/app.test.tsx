@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from "@testing-library/preact";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { snapshotItem } from "../lib/storage.ts";
+import { snapshotItem } from "../lib/shared/storage.ts";
 import { signedIn, startTestBackground } from "../testing/background.ts";
 import { QUOTA, fakeBackend, json, snapshot, task } from "../testing/fixtures.ts";
 import { useLocale } from "../testing/setup.ts";

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
-import { useBackendUrl, useLivePort, useOnline, useSnapshot } from "../lib/hooks.ts";
-import { lazy } from "../lib/lazy.tsx";
-import type { Snapshot } from "../lib/snapshot.ts";
+import { useBackendUrl, useLivePort, useOnline, useSnapshot } from "../lib/views/hooks.ts";
+import { lazy } from "../lib/views/lazy.tsx";
+import type { Snapshot } from "../lib/shared/snapshot.ts";
 import { connectionOf } from "./connection.tsx";
 import { Header } from "./header.tsx";
 import { OfflineBanner, type Screen, StateScreen } from "./state-screen.tsx";

@@ -1,10 +1,10 @@
-import { i18n } from "../lib/i18n.ts";
+import { i18n } from "../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
-import type { Snapshot } from "../lib/snapshot.ts";
+import type { Snapshot } from "../lib/shared/snapshot.ts";
 import { Avatar } from "./avatar.tsx";
 import { type Connection, ConnectionStatus } from "./connection.tsx";
-import { canOpenSidePanel, openSidePanel } from "../lib/surface.ts";
+import { canOpenSidePanel, openSidePanel } from "../lib/views/surface.ts";
 
 export function Header(props: {
   snapshot: Snapshot;

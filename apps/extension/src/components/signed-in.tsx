@@ -1,7 +1,7 @@
-import { i18n } from "../lib/i18n.ts";
+import { i18n } from "../lib/shared/i18n.ts";
 import { useEffect } from "preact/hooks";
-import { lazy } from "../lib/lazy.tsx";
-import { type Snapshot, activeCount } from "../lib/snapshot.ts";
+import { lazy } from "../lib/views/lazy.tsx";
+import { type Snapshot, activeCount } from "../lib/shared/snapshot.ts";
 import { ComposePanel } from "./compose/compose-panel.tsx";
 import { ConnectionLost } from "./connection.tsx";
 import { MiniPlayer } from "./player/mini-player.tsx";

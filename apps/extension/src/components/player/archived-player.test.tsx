@@ -191,7 +191,7 @@ describe("archived tracks: waveforms from the stored peaks, play streams the MP3
     const first = await openTaskList();
     await expect.poll(drawnWaveforms).toBe(50);
     first.unmount();
-    const { forgetWaveforms } = await import("../../lib/use-waveform.ts");
+    const { forgetWaveforms } = await import("../../lib/views/use-waveform.ts");
     forgetWaveforms();
     await openTaskList();
     await expect.poll(drawnWaveforms).toBe(50);

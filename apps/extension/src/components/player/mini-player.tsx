@@ -1,9 +1,9 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
-import { decodeChannels } from "../../lib/audio-client.ts";
-import { streamable, taskTitle } from "../../lib/format.ts";
-import { computePeaks, WAVEFORM_BARS } from "../../lib/peaks.ts";
-import { useWaveform } from "../../lib/use-waveform.ts";
+import { decodeChannels } from "../../lib/views/audio-client.ts";
+import { streamable, taskTitle } from "../../lib/shared/format.ts";
+import { computePeaks, WAVEFORM_BARS } from "../../lib/shared/peaks.ts";
+import { useWaveform } from "../../lib/views/use-waveform.ts";
 import { usePlayer } from "./player-context.tsx";
 import { WaveformBar } from "./waveform.tsx";
 

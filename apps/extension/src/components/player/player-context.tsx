@@ -1,11 +1,11 @@
 import { createContext, type ComponentChildren } from "preact";
 import { useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { loadAudio } from "../../lib/audio-client.ts";
-import { warmAudioOutput } from "../../lib/audio-output.ts";
-import { send } from "../../lib/messages.ts";
-import { streamable } from "../../lib/format.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { Task } from "../../lib/types.ts";
+import { loadAudio } from "../../lib/views/audio-client.ts";
+import { warmAudioOutput } from "../../lib/views/audio-output.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { streamable } from "../../lib/shared/format.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { Task } from "../../lib/shared/types.ts";
 
 /**
  * The one player of a view. Nothing is fetched until the person presses play on a track. An

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "preact/hooks";
-import { i18n } from "../../lib/i18n.ts";
-import { drawPeaks } from "../../lib/peaks.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { drawPeaks } from "../../lib/shared/peaks.ts";
 
 /** Seconds an arrow key moves the playhead. */
 const KEY_STEP_SECONDS = 5;

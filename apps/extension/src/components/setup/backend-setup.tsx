@@ -1,11 +1,11 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
-import { originPattern, parseBackendUrl } from "../../lib/backend-url.ts";
-import { OvertureError } from "../../lib/errors.ts";
-import { send } from "../../lib/messages.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { BackendReadiness } from "../../lib/types.ts";
+import { originPattern, parseBackendUrl } from "../../lib/shared/backend-url.ts";
+import { OvertureError } from "../../lib/shared/errors.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { BackendReadiness } from "../../lib/shared/types.ts";
 
 /** This browser's values the backend must allow: its sign-in redirect URL and its origin. */
 export function allowList(): { redirect: string; origin: string } {

@@ -1,10 +1,10 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
-import type { DownloadProgress, DownloadResult } from "../../lib/download-result.ts";
-import { send } from "../../lib/messages.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { AudioFormat, Task } from "../../lib/types.ts";
-import { streamable, taskTitle } from "../../lib/format.ts";
+import type { DownloadProgress, DownloadResult } from "../../lib/shared/download-result.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { AudioFormat, Task } from "../../lib/shared/types.ts";
+import { streamable, taskTitle } from "../../lib/shared/format.ts";
 
 /** How often a running download's progress is asked for. */
 const PROGRESS_EVERY_MS = 500;

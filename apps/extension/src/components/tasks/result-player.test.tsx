@@ -4,7 +4,7 @@ import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { T1_AUDIO, archivedFields, fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { mocks, useLocale } from "../../testing/setup.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
-import type { Task } from "../../lib/types.ts";
+import type { Task } from "../../lib/shared/types.ts";
 import { ResultPlayer } from "./result-player.tsx";
 
 const renderItem = (task: Task) =>

@@ -1,8 +1,8 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useRef, useState } from "preact/hooks";
-import { linkState, remaining, streamable, taskTitle } from "../../lib/format.ts";
-import type { Task } from "../../lib/types.ts";
-import { useSeen, useWaveform } from "../../lib/use-waveform.ts";
+import { linkState, remaining, streamable, taskTitle } from "../../lib/shared/format.ts";
+import type { Task } from "../../lib/shared/types.ts";
+import { useSeen, useWaveform } from "../../lib/views/use-waveform.ts";
 import { usePlayer } from "../player/player-context.tsx";
 import { WaveformBar } from "../player/waveform.tsx";
 import { DownloadControl } from "./download-control.tsx";

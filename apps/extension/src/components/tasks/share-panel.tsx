@@ -1,10 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import { i18n } from "../../lib/i18n.ts";
-import { send } from "../../lib/messages.ts";
-import { taskTitle } from "../../lib/format.ts";
-import { SHARE_EXPIRY_CHOICES } from "../../lib/share-expiry.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { Share, ShareExpiry, Task } from "../../lib/types.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { taskTitle } from "../../lib/shared/format.ts";
+import { SHARE_EXPIRY_CHOICES } from "../../lib/views/share-expiry.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { Share, ShareExpiry, Task } from "../../lib/shared/types.ts";
 
 /** A link's state in words: active until when, expired, or revoked. */
 function shareState(share: Share): string {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { useLocale } from "../../testing/setup.ts";
-import type { Task } from "../../lib/types.ts";
+import type { Task } from "../../lib/shared/types.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
 import { TaskItem } from "./task-item.tsx";
 

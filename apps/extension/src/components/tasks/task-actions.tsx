@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
-import { taskTitle } from "../../lib/format.ts";
-import { i18n } from "../../lib/i18n.ts";
-import { send } from "../../lib/messages.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { Task, TaskDeletion } from "../../lib/types.ts";
+import { taskTitle } from "../../lib/shared/format.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { Task, TaskDeletion } from "../../lib/shared/types.ts";
 import { ConfirmButton } from "../confirm-button.tsx";
 
 /**

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import { composeFrom } from "../../lib/compose-from-task.ts";
-import { clock } from "../../lib/format.ts";
-import { i18n } from "../../lib/i18n.ts";
-import { send } from "../../lib/messages.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { Task, TaskDetails } from "../../lib/types.ts";
+import { composeFrom } from "../../lib/views/compose-from-task.ts";
+import { clock } from "../../lib/shared/format.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { Task, TaskDetails } from "../../lib/shared/types.ts";
 
 const seconds = (value: number | null): string =>
   value === null ? i18n.t("details.unknown") : clock(value * 1000);

@@ -1,11 +1,11 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { taskTitle, timeLine } from "../../lib/format.ts";
-import { send } from "../../lib/messages.ts";
-import { type Refusal, refusalSentence } from "../../lib/refusals.ts";
-import { isCancellable, isFinal } from "../../lib/snapshot.ts";
-import { errorText, statusText } from "../../lib/texts.ts";
-import type { Task, TaskDeletion, TaskState } from "../../lib/types.ts";
+import { taskTitle, timeLine } from "../../lib/shared/format.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { type Refusal, refusalSentence } from "../../lib/shared/refusals.ts";
+import { isCancellable, isFinal } from "../../lib/shared/snapshot.ts";
+import { errorText, statusText } from "../../lib/views/texts.ts";
+import type { Task, TaskDeletion, TaskState } from "../../lib/shared/types.ts";
 import { ResultPlayer } from "./result-player.tsx";
 import { SharePanel } from "./share-panel.tsx";
 import { TaskActions } from "./task-actions.tsx";

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, snapshot, task } from "../../testing/fixtures.ts";
-import { snapshotItem } from "../../lib/storage.ts";
+import { snapshotItem } from "../../lib/shared/storage.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
 import { TaskPanel } from "./task-panel.tsx";
 

@@ -1,9 +1,9 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useState } from "preact/hooks";
-import { useNow } from "../../lib/hooks.ts";
-import { refusalFor } from "../../lib/refusals.ts";
-import { type Snapshot, quotaFull } from "../../lib/snapshot.ts";
-import type { Task } from "../../lib/types.ts";
+import { useNow } from "../../lib/views/hooks.ts";
+import { refusalFor } from "../../lib/shared/refusals.ts";
+import { type Snapshot, quotaFull } from "../../lib/shared/snapshot.ts";
+import type { Task } from "../../lib/shared/types.ts";
 import { LibraryBar } from "./library-bar.tsx";
 import { TaskItem } from "./task-item.tsx";
 import { UndoToast } from "./undo-toast.tsx";

@@ -1,5 +1,5 @@
-import type { Waveform } from "../peaks.ts";
-import type { MediaLink } from "../types.ts";
+import type { Waveform } from "../shared/peaks.ts";
+import type { MediaLink } from "../shared/types.ts";
 import type { CacheStorageLike } from "./audio-cache.ts";
 import { serialQueue } from "./serial.ts";
 

@@ -1,7 +1,7 @@
-import { barsFromPeaks, type Waveform } from "../peaks.ts";
-import { backendUrl } from "../storage.ts";
-import { OvertureError } from "../errors.ts";
-import type { AudioFormat, MediaLink, Task } from "../types.ts";
+import { barsFromPeaks, type Waveform } from "../shared/peaks.ts";
+import { backendUrl } from "../shared/storage.ts";
+import { OvertureError } from "../shared/errors.ts";
+import type { AudioFormat, MediaLink, Task } from "../shared/types.ts";
 import type { Context } from "./context.ts";
 
 /** A task's waveform: from the cache, else from the backend (then kept). */

@@ -3,8 +3,8 @@ import { fakeBrowser } from "wxt/testing/fake-browser";
 import { NOW, REDIRECT, signedIn, startTestBackground } from "../../testing/background.ts";
 import { GRANT, SELECTION, USER, fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { mocks } from "../../testing/setup.ts";
-import { send } from "../messages.ts";
-import { backendUrl, snapshotItem } from "../storage.ts";
+import { send } from "../shared/messages.ts";
+import { backendUrl, snapshotItem } from "../shared/storage.ts";
 import { sessionItem } from "./session-store.ts";
 
 const unauthenticated = () => json({ error: "unauthenticated", message: "gone" }, 401);

@@ -1,10 +1,10 @@
 import { browser } from "wxt/browser";
-import { OvertureError } from "../errors.ts";
-import type { Handlers } from "../messages.ts";
-import { originPattern, parseBackendUrl } from "../backend-url.ts";
-import { listParams } from "../library-query.ts";
-import { backendUrl, backendUrlItem } from "../storage.ts";
-import type { Task, WebhookSecretStatus } from "../types.ts";
+import { OvertureError } from "../shared/errors.ts";
+import type { Handlers } from "../shared/messages.ts";
+import { originPattern, parseBackendUrl } from "../shared/backend-url.ts";
+import { listParams } from "../shared/library-query.ts";
+import { backendUrl, backendUrlItem } from "../shared/storage.ts";
+import type { Task, WebhookSecretStatus } from "../shared/types.ts";
 import { signIn } from "./auth.ts";
 import { createApi } from "./api.ts";
 import { mediaLinkOf, waveformOf } from "./archive.ts";

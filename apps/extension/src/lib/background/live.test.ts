@@ -3,8 +3,8 @@ import { browser } from "wxt/browser";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { USER, fakeBackend, json, task } from "../../testing/fixtures.ts";
-import { LIVE_PORT } from "../messages.ts";
-import { snapshotItem } from "../storage.ts";
+import { LIVE_PORT } from "../shared/messages.ts";
+import { snapshotItem } from "../shared/storage.ts";
 import { POLL_ALARM } from "./poller.ts";
 import { eventCursorItem } from "./session-store.ts";
 

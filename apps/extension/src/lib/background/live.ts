@@ -1,7 +1,7 @@
 import { TASK_STATES } from "@overture/backend/api";
-import { OvertureError } from "../errors.ts";
-import type { LiveStatus, LiveStatusMessage } from "../messages.ts";
-import type { Task } from "../types.ts";
+import { OvertureError } from "../shared/errors.ts";
+import type { LiveStatus, LiveStatusMessage } from "../shared/messages.ts";
+import type { Task } from "../shared/types.ts";
 import type { Api } from "./api.ts";
 import type { Context } from "./context.ts";
 import { networkError, responseError } from "./http.ts";

@@ -1,6 +1,12 @@
-import { activeCount, isActive, mergeTasks, newlyFinished, noteDeletions } from "../snapshot.ts";
-import { backendUrl } from "../storage.ts";
-import type { Task } from "../types.ts";
+import {
+  activeCount,
+  isActive,
+  mergeTasks,
+  newlyFinished,
+  noteDeletions,
+} from "../shared/snapshot.ts";
+import { backendUrl } from "../shared/storage.ts";
+import type { Task } from "../shared/types.ts";
 import { showActiveCount } from "./badge.ts";
 import type { Context } from "./context.ts";
 import { notifyFinished } from "./notify.ts";

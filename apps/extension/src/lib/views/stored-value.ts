@@ -1,7 +1,7 @@
 import { browser } from "wxt/browser";
-import { BACKEND_URL, type ItemSpec, defaultBackendUrl } from "./item-specs.ts";
-import type * as StorageItems from "./storage.ts";
-import type { VersionedItem } from "./versioned-item.ts";
+import { BACKEND_URL, type ItemSpec, defaultBackendUrl } from "../shared/item-specs.ts";
+import type * as StorageItems from "../shared/storage.ts";
+import type { VersionedItem } from "../shared/versioned-item.ts";
 
 /**
  * The views' first reads, without WXT's storage library (a third of the popup's first chunk,

@@ -1,5 +1,5 @@
 import { MUSIC_FIELDS, type MusicFieldError, type MusicParams } from "@overture/core/music";
-import type { DraftValue } from "./storage.ts";
+import type { DraftValue } from "../shared/storage.ts";
 
 export type FieldName = keyof MusicParams;
 export type FormValues = Record<FieldName, DraftValue>;

@@ -1,6 +1,6 @@
-import { type LibraryQuery, isDefaultQuery, matchesQuery } from "./library-query.ts";
-import type { Deletion } from "./snapshot.ts";
-import type { Task } from "./types.ts";
+import { type LibraryQuery, isDefaultQuery, matchesQuery } from "../shared/library-query.ts";
+import type { Deletion } from "../shared/snapshot.ts";
+import type { Task } from "../shared/types.ts";
 
 /** What the task list is made of: the snapshot's live rows and the pages the view fetched. */
 export interface LibrarySources {

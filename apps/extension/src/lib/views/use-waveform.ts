@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
-import { send } from "./messages.ts";
-import type { Waveform } from "./peaks.ts";
+import { send } from "../shared/messages.ts";
+import type { Waveform } from "../shared/peaks.ts";
 
 // The waveforms this view asked for, by task: the card and the mini-player share one request.
 const asked = new Map<string, Promise<Waveform>>();

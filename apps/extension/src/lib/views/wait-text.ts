@@ -1,4 +1,4 @@
-import { i18n, uiLanguage } from "./i18n.ts";
+import { i18n, uiLanguage } from "../shared/i18n.ts";
 
 /**
  * Words about waiting, apart from texts.ts: the sign-in screen needs them on the popup's first

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { task } from "../testing/fixtures.ts";
+import { task } from "../../testing/fixtures.ts";
 import { clock, elapsedMs, linkState, remaining, taskTitle } from "./format.ts";
 
 const NOW = Date.parse("2025-01-01T12:00:00.000Z");

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { snapshot } from "../testing/fixtures.ts";
-import { type ItemSpec, SNAPSHOT } from "./item-specs.ts";
-import * as storage from "./storage.ts";
+import { snapshot } from "../../testing/fixtures.ts";
+import { type ItemSpec, SNAPSHOT } from "../shared/item-specs.ts";
+import * as storage from "../shared/storage.ts";
 import { provideItems, readStored, watchStored } from "./stored-value.ts";
-import type { VersionedItem } from "./versioned-item.ts";
+import type { VersionedItem } from "../shared/versioned-item.ts";
 
 // Each test uses its own key, so that no item of storage.ts has seen it.
 let counter = 0;

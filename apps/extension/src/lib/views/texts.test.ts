@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { useLocale } from "../testing/setup.ts";
-import { OvertureError } from "./errors.ts";
+import { useLocale } from "../../testing/setup.ts";
+import { OvertureError } from "../shared/errors.ts";
 import { errorText } from "./texts.ts";
 
 const limited = (retryAfterSeconds?: number) =>

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
-import { LIVE_PORT, type LiveStatus, type LiveStatusMessage, send } from "./messages.ts";
-import type { Snapshot } from "./snapshot.ts";
-import { BACKEND_URL, SNAPSHOT } from "./item-specs.ts";
+import { LIVE_PORT, type LiveStatus, type LiveStatusMessage, send } from "../shared/messages.ts";
+import type { Snapshot } from "../shared/snapshot.ts";
+import { BACKEND_URL, SNAPSHOT } from "../shared/item-specs.ts";
 import { readBackendUrl, readStored, watchStored } from "./stored-value.ts";
 
 /**

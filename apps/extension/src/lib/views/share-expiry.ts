@@ -1,4 +1,4 @@
-import type { ShareExpiry } from "./types.ts";
+import type { ShareExpiry } from "../shared/types.ts";
 
 /**
  * How long a share link lives (the backend's `SHARE_EXPIRIES`), spelled out here so a view

@@ -1,7 +1,7 @@
-import { i18n, uiLanguage } from "./i18n.ts";
+import { i18n, uiLanguage } from "../shared/i18n.ts";
 import { MUSIC_FIELDS, type MusicParams } from "@overture/core/music";
-import { type ErrorCode, OvertureError } from "./errors.ts";
-import type { TaskState } from "./types.ts";
+import { type ErrorCode, OvertureError } from "../shared/errors.ts";
+import type { TaskState } from "../shared/types.ts";
 import { describeUserAgent } from "./user-agent.ts";
 import { rateLimitedText } from "./wait-text.ts";
 

@@ -1,6 +1,6 @@
 import { browser } from "wxt/browser";
-import { AUDIO_PORT, type AudioMessage, base64ToBytes } from "./audio-transfer.ts";
-import { OvertureError, isErrorCode } from "./errors.ts";
+import { AUDIO_PORT, type AudioMessage, base64ToBytes } from "../shared/audio-transfer.ts";
+import { OvertureError, isErrorCode } from "../shared/errors.ts";
 
 /** Asks the background for a result's audio and rebuilds it as a Blob (see audio-transfer.ts). */
 export function loadAudio(taskId: string): Promise<Blob> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useLocale } from "../testing/setup.ts";
+import { useLocale } from "../../testing/setup.ts";
 import { describeUserAgent } from "./user-agent.ts";
 import { deviceName } from "./texts.ts";
 

@@ -1,7 +1,7 @@
 import type { ComponentChild } from "preact";
 import { render } from "preact";
-import "../components/theme.css";
-import { uiLanguage } from "./i18n.ts";
+import "../../components/theme.css";
+import { uiLanguage } from "../shared/i18n.ts";
 import { applyPreferences } from "./apply-preferences.ts";
 import { type Items, provideItems } from "./stored-value.ts";
 

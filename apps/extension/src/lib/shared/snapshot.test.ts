@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { task } from "../testing/fixtures.ts";
+import { task } from "../../testing/fixtures.ts";
 import {
   DELETIONS_KEPT,
   SNAPSHOT_TASK_LIMIT,

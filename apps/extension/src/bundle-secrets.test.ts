@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
  * browsers) — for the secret's name, the seeded secret and token values, and the backend's
  * secret-bearing variable names. `pnpm test` builds first (turbo); a bare run builds here.
  */
-const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = resolve(import.meta.dirname, "..");
 const OUTPUT = join(ROOT, ".output");
 const TARGETS = ["chrome-mv3", "firefox-mv2"];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refusal, task } from "../testing/fixtures.ts";
+import { refusal, task } from "../../testing/fixtures.ts";
 import { currentRefusals, refusalFor, refusalSentence } from "./refusals.ts";
 
 describe("which refusals concern a task", () => {

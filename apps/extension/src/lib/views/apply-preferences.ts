@@ -1,6 +1,6 @@
-import { setMessages } from "./i18n.ts";
-import { PREFERENCES } from "./item-specs.ts";
-import { applyLanguage, applyTheme } from "./preferences.ts";
+import { setMessages } from "../shared/i18n.ts";
+import { PREFERENCES } from "../shared/item-specs.ts";
+import { applyLanguage, applyTheme } from "../shared/preferences.ts";
 import { readStored, watchStored } from "./stored-value.ts";
 
 /**

@@ -1,5 +1,5 @@
-import { CHROME_PUBLIC_KEY, GECKO_ID } from "./extension-identity.ts";
-import { STORE_MODE } from "./flavour.ts";
+import { CHROME_PUBLIC_KEY, GECKO_ID } from "../shared/extension-identity.ts";
+import { STORE_MODE } from "../shared/flavour.ts";
 
 const hex = (bytes: ArrayBuffer) =>
   [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");

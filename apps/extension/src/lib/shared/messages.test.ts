@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { OvertureError } from "./errors.ts";
 import { type Handlers, MESSAGE_TYPES, isEnvelope, send, serveMessages } from "./messages.ts";
 import { EMPTY_SNAPSHOT } from "./snapshot.ts";
-import { triggerMessage } from "../testing/setup.ts";
+import { triggerMessage } from "../../testing/setup.ts";
 
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
   const unused = () => Promise.reject(new Error("not used in this test"));

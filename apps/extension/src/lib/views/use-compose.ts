@@ -1,6 +1,6 @@
 import { type MusicFieldError, validateMusicParams } from "@overture/core/music";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { FieldProblem } from "./errors.ts";
+import type { FieldProblem } from "../shared/errors.ts";
 import {
   FORM_ORDER,
   type FieldName,
@@ -11,7 +11,7 @@ import {
   initialValues,
   toPayload,
 } from "./music-form.ts";
-import { type DraftValue, composeDraftItem } from "./storage.ts";
+import { type DraftValue, composeDraftItem } from "../shared/storage.ts";
 import { fieldErrorText } from "./texts.ts";
 
 const SAVE_DELAY_MS = 300;

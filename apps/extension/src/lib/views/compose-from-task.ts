@@ -1,4 +1,4 @@
-import { type DraftValue, composeDraftItem } from "./storage.ts";
+import { type DraftValue, composeDraftItem } from "../shared/storage.ts";
 
 const isDraftValue = (value: unknown): value is DraftValue =>
   typeof value === "string" || typeof value === "number" || typeof value === "boolean";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { task } from "../testing/fixtures.ts";
+import { task } from "../../testing/fixtures.ts";
 import {
   DEFAULT_LIBRARY_QUERY,
   isDefaultQuery,

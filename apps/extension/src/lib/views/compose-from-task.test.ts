@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { composeFrom } from "./compose-from-task.ts";
-import { composeDraftItem } from "./storage.ts";
+import { composeDraftItem } from "../shared/storage.ts";
 
 describe("using a task's settings in the compose form", () => {
   it("keeps the task's seeds, as the text the seeds box holds", async () => {
