@@ -5,7 +5,7 @@ import { LIVE_PORT, serveMessages } from "../shared/messages.ts";
 import { serveAudio } from "./audio.ts";
 import { browserCacheStorage } from "./audio-cache.ts";
 import { type BackgroundDeps, createContext } from "./context.ts";
-import { createHandlers } from "./handlers.ts";
+import { createHandlers } from "./handlers/index.ts";
 import { createLiveHub } from "./live.ts";
 import { NOTIFICATION_PREFIX } from "./notify.ts";
 import { applyLanguage } from "../shared/preferences.ts";

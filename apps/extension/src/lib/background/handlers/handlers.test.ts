@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { NOW, REDIRECT, signedIn, startTestBackground } from "../../testing/background.ts";
-import { GRANT, SELECTION, USER, fakeBackend, json, task } from "../../testing/fixtures.ts";
-import { mocks } from "../../testing/setup.ts";
-import { send } from "../shared/messages.ts";
-import { backendUrl, snapshotItem } from "../shared/storage.ts";
-import { sessionItem } from "./session-store.ts";
+import { NOW, REDIRECT, signedIn, startTestBackground } from "../../../testing/background.ts";
+import { GRANT, SELECTION, USER, fakeBackend, json, task } from "../../../testing/fixtures.ts";
+import { mocks } from "../../../testing/setup.ts";
+import { send } from "../../shared/messages.ts";
+import { backendUrl, snapshotItem } from "../../shared/storage.ts";
+import { sessionItem } from "../session-store.ts";
 
 const unauthenticated = () => json({ error: "unauthenticated", message: "gone" }, 401);
 const revoked = () => json({ error: "reauthentication_required", message: "revoked" }, 401);
