@@ -75,6 +75,14 @@ export function createMediaLinkMemo() {
       pending.set(key, link);
       return link;
     },
+    /** Forgets every link whose key starts with `prefix` (one track's, in each format). */
+    forget: (prefix: string) => {
+      for (const key of [...links.keys(), ...pending.keys()])
+        if (key.startsWith(prefix)) {
+          links.delete(key);
+          pending.delete(key);
+        }
+    },
     clear: () => {
       links.clear();
       pending.clear();
