@@ -23,6 +23,7 @@ export function Header(props: {
   const signedIn = snapshot.auth === "signed_in";
   const free = snapshot.quota?.available ?? null;
   const max = snapshot.quota?.max_concurrency ?? null;
+  const queued = snapshot.quota?.queued ?? 0;
   return (
     <header class="app-header">
       <div class="brand">
@@ -35,6 +36,7 @@ export function Header(props: {
       {signedIn && free !== null && max !== null ? (
         <span class={`pill ${free > 0 ? "plain" : "warn"}`} data-testid="quota">
           {i18n.t("state.quota", { available: free, max })}
+          {queued > 0 ? ` · ${i18n.t("state.queuedCount", { count: queued })}` : ""}
         </span>
       ) : null}
       {props.surface === "popup" && canOpenSidePanel() ? (

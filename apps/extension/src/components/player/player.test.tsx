@@ -59,7 +59,7 @@ class FakeOfflineAudioContext {
 /** Opens the view on its task list and waits until every finished track is listed. */
 async function openTaskList() {
   const view = render(<App surface="popup" />);
-  fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+  fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }, { timeout: 5_000 }));
   await expect.poll(() => screen.queryAllByTestId("play").length).toBe(TASKS.length);
   return view;
 }
@@ -167,7 +167,7 @@ describe("listening without waste", () => {
     await expect.poll(playerState).toBe("ready");
     fireEvent.play(theAudio());
     await expect.poll(() => play.getAttribute("aria-pressed")).toBe("true");
-    expect(play.textContent).toBe("Pause");
+    expect(play.getAttribute("aria-label")).toBe("Pause: track 1");
     Object.defineProperty(theAudio(), "paused", { value: false });
     fireEvent.click(play);
     expect(pause).toHaveBeenCalled();
@@ -200,7 +200,7 @@ describe("listening without waste", () => {
     startTestBackground(backend);
     const blobs = stubMedia();
     render(<App surface="popup" />);
-    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }, { timeout: 5_000 }));
     fireEvent.click(await screen.findByTestId("play"));
     await expect.poll(playerState).toBe("ready");
     expect(blobs[0]?.size).toBe(4_000);

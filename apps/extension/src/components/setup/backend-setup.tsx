@@ -83,7 +83,7 @@ export function BackendSetup() {
 
   return (
     <section class="state stack" aria-labelledby="setup-title" data-screen="setup">
-      <h2 id="setup-title">{i18n.t("setup.title")}</h2>
+      <h1 id="setup-title">{i18n.t("setup.title")}</h1>
       <p>{i18n.t("setup.body")}</p>
       <form class="stack" onSubmit={test}>
         <div class="field">

@@ -13,7 +13,7 @@ export function LibraryBar(props: { query: LibraryQuery; onChange: (next: Librar
       <input
         type="search"
         aria-label={i18n.t("library.search")}
-        placeholder={i18n.t("library.search")}
+        placeholder={i18n.t("library.searchShort")}
         value={query.q}
         onInput={(event) => {
           onChange({ ...query, q: event.currentTarget.value });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { i18n } from "../../lib/shared/i18n.ts";
+import { i18n, uiLanguage } from "../../lib/shared/i18n.ts";
 import { send } from "../../lib/shared/messages.ts";
 import { taskTitle } from "../../lib/shared/format.ts";
 import { SHARE_EXPIRY_CHOICES } from "../../lib/views/share-expiry.ts";
@@ -11,7 +11,7 @@ function shareState(share: Share): string {
   if (share.status === "revoked") return i18n.t("share.revoked");
   if (share.status === "expired") return i18n.t("share.expired");
   return share.expires_at
-    ? i18n.t("share.activeUntil", { date: new Date(share.expires_at).toLocaleString() })
+    ? i18n.t("share.activeUntil", { date: new Date(share.expires_at).toLocaleString(uiLanguage()) })
     : i18n.t("share.activeForever");
 }
 
@@ -112,8 +112,11 @@ export function SharePanel(props: { task: Task }) {
         </button>
       </div>
       {created ? (
-        <div class="row">
-          <input type="text" readOnly value={created} aria-label={i18n.t("share.link")} />
+        <div class="stack share-made">
+          <p class="share-url">
+            <span class="visually-hidden">{i18n.t("share.link")}: </span>
+            <code data-testid="share-url">{created}</code>
+          </p>
           <button
             type="button"
             aria-label={

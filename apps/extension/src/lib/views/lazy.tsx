@@ -6,6 +6,8 @@ export interface LazyComponent<P> {
   (props: P): preact.JSX.Element;
   /** Starts fetching the chunk (once), e.g. when the person is likely to need it soon. */
   preload(): Promise<unknown>;
+  /** Whether the chunk has arrived (it then renders at once, with no busy box first). */
+  loaded(): boolean;
 }
 
 /**
@@ -50,5 +52,6 @@ export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): L
     return Component ? <Component {...props} /> : <div aria-busy="true" />;
   }
   Lazy.preload = preload;
+  Lazy.loaded = () => loaded !== undefined;
   return Lazy;
 }

@@ -1,15 +1,14 @@
-import { i18n } from "../../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import type { DownloadProgress, DownloadResult } from "../../lib/shared/download-result.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { send } from "../../lib/shared/messages.ts";
-import { errorText } from "../../lib/views/texts.ts";
 import type { AudioFormat, Task } from "../../lib/shared/types.ts";
-import { streamable, taskTitle } from "../../lib/shared/format.ts";
+import { errorText } from "../../lib/views/texts.ts";
 
 /** How often a running download's progress is asked for. */
 const PROGRESS_EVERY_MS = 500;
 
-type Shown =
+export type Shown =
   | { kind: "idle" }
   | { kind: "busy"; format: AudioFormat }
   | { kind: "done"; text: string }
@@ -71,13 +70,12 @@ function useProgress(taskId: string, busy: boolean): DownloadProgress | null {
 }
 
 /**
- * Download and its outcome: the original (WAV) or, once archived, the MP3, named after the
- * track. While it runs it shows how far it is; the background answers when the browser
- * finished (or refused) the file, so a download that fails after it started is reported, with
- * what can be done about it.
+ * A track's downloads: the original (WAV) or, once archived, the MP3, named after the track. The
+ * background answers when the browser finished (or refused) the file, so a download that fails
+ * after it started is reported, with what can be done about it; its progress is asked for while
+ * it runs. `onPlatformLinkFailed`: a download proved the platform's own link dead.
  */
-export function DownloadControl(props: { task: Task; onPlatformLinkFailed: () => void }) {
-  const { task } = props;
+export function useDownload(task: Task, onPlatformLinkFailed?: () => void) {
   const [shown, setShown] = useState<Shown>({ kind: "idle" });
   const busy = shown.kind === "busy";
   const progress = useProgress(task.id, busy);
@@ -89,75 +87,14 @@ export function DownloadControl(props: { task: Task; onPlatformLinkFailed: () =>
           (result.state === "complete" && result.platformLinkFailed) ||
           (result.state === "failed" && result.problem === "link_expired")
         )
-          props.onPlatformLinkFailed();
+          onPlatformLinkFailed?.();
         setShown(shownFor(result, format));
       })
       .catch((error: unknown) => {
         setShown({ kind: "problem", text: errorText(error), format });
       });
   };
-  const title = taskTitle(task);
-  // The name adds the title, so one card's Download is told from the next card's.
-  const formats: { format: AudioFormat; label: string; name: string }[] = streamable(task)
-    ? [
-        {
-          format: "original",
-          label: i18n.t("download.wav"),
-          name: i18n.t("download.wavTrack", { title }),
-        },
-        {
-          format: "mp3",
-          label: i18n.t("download.mp3"),
-          name: i18n.t("download.mp3Track", { title }),
-        },
-      ]
-    : [
-        {
-          format: "original",
-          label: i18n.t("result.download"),
-          name: i18n.t("result.downloadTrack", { title }),
-        },
-      ];
-  return (
-    <>
-      {formats.map(({ format, label, name }) => (
-        <button
-          key={format}
-          type="button"
-          data-testid={`download-${format}`}
-          aria-label={name}
-          onClick={() => {
-            start(format);
-          }}
-          disabled={busy}
-        >
-          {label}
-        </button>
-      ))}
-      {busy ? (
-        <span class="small muted download-note" role="status" data-testid="download-progress">
-          {progressText(progress)}
-        </span>
-      ) : null}
-      {shown.kind === "done" ? (
-        <span class="small muted download-note" role="status" data-testid="download-state">
-          {shown.text}
-        </span>
-      ) : null}
-      {shown.kind === "problem" ? (
-        <div class="banner bad small download-note" role="alert" data-testid="download-problem">
-          <p>{shown.text}</p>
-          <button
-            type="button"
-            aria-label={i18n.t("download.retryTrack", { title })}
-            onClick={() => {
-              start(shown.format);
-            }}
-          >
-            {i18n.t("download.retry")}
-          </button>
-        </div>
-      ) : null}
-    </>
-  );
+  return { shown, busy, start, progressText: progressText(progress) };
 }
+
+export type Download = ReturnType<typeof useDownload>;

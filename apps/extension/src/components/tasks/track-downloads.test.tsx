@@ -1,22 +1,51 @@
-import { fireEvent, render, screen } from "@testing-library/preact";
-import { describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, within } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { T1_AUDIO, archivedFields, fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { mocks, useLocale } from "../../testing/setup.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
 import type { Task } from "../../lib/shared/types.ts";
-import { ResultPlayer } from "./result-player.tsx";
+import { TrackRow } from "./track-row.tsx";
 
 const renderItem = (task: Task) =>
   render(
     <PlayerProvider>
-      <ResultPlayer task={task} now={NOW} />
+      <ul>
+        <TrackRow task={task} now={NOW} />
+      </ul>
     </PlayerProvider>,
   );
 
+/** Opens the row's "⋯" menu and chooses `item` (`more`: the menu button's name). */
+function choose(item: string, more = "More actions: lofi piano") {
+  fireEvent.click(screen.getByRole("button", { name: more }));
+  fireEvent.click(screen.getByRole("menuitem", { name: item }));
+}
+
+/** The details sheet's part about the platform's own link (its original, which expires). */
+async function originalLink() {
+  choose("Details");
+  const details = within(await screen.findByRole("dialog"));
+  await details.findByText("Engine settings");
+  return details;
+}
+
 const FILE = "http://127.0.0.1:4010/files/abc.wav";
+
+/** The backend's details of a task (what the details sheet reads). */
+const details = (t: Task) => ({
+  task: t,
+  prompt: "lofi piano",
+  lyrics: "",
+  requested_duration_seconds: 60,
+  actual_duration_seconds: 60,
+  timings: { waiting_seconds: 1, generation_seconds: 3, total_seconds: 4 },
+  price: null,
+  currency: null,
+});
 const NOW = Date.parse("2025-01-01T12:00:00.000Z");
 const done = task({
+  platform_task_id: "P1",
   status: "success",
   file_url: FILE,
   file_expires_at: "2025-01-02T10:00:00.000Z",
@@ -40,38 +69,37 @@ function backendWithFile() {
 }
 
 describe("a finished track", () => {
-  it("says how long until the platform link expires", async () => {
+  it("offers the platform's own link only in its details, saying when it expires", async () => {
     await signedIn({ tasks: [done] });
-    startTestBackground(backendWithFile().backend);
+    startTestBackground(
+      fakeBackend({
+        "GET /api/tasks/t1/details": () => json(details(done)),
+      }),
+    );
     renderItem(done);
-    expect(screen.getByTestId("link-expiry").textContent).toBe("Link expires in 22 h");
+    expect(screen.queryByTestId("link-expiry")).toBeNull();
+    const sheet = await originalLink();
+    expect(
+      sheet.getByRole("link", { name: "Open the platform's original" }).getAttribute("href"),
+    ).toBe(FILE);
+    expect(sheet.getByTestId("link-expiry").textContent).toBe("Link expires in 22 h");
   });
 
-  it("copies the link", async () => {
-    await signedIn({ tasks: [done] });
-    startTestBackground(backendWithFile().backend);
-    const writeText = vi.fn(() => Promise.resolve());
-    vi.spyOn(navigator, "clipboard", "get").mockReturnValue({ writeText } as unknown as Clipboard);
-    renderItem(done);
-    fireEvent.click(screen.getByRole("button", { name: "Copy link: lofi piano" }));
-    expect(writeText).toHaveBeenCalledWith(FILE);
-    expect(await screen.findByText("Link copied")).toBeTruthy();
+  it("leaves the platform's link out of the details once it expired", async () => {
+    const expired = { ...done, file_expires_at: "2025-01-01T10:04:00.000Z" };
+    await signedIn({ tasks: [expired] });
+    startTestBackground(fakeBackend({ "GET /api/tasks/t1/details": () => json(details(expired)) }));
+    renderItem(expired);
+    const sheet = await originalLink();
+    expect(sheet.queryByRole("link")).toBeNull();
   });
 
   it("downloads through the background's downloads API", async () => {
     await signedIn({ tasks: [done] });
     startTestBackground(backendWithFile().backend);
     renderItem(done);
-    fireEvent.click(screen.getByRole("button", { name: "Download: lofi piano" }));
+    choose("Download WAV");
     await expect.poll(() => mocks.download.mock.calls.length).toBe(1);
-  });
-
-  it("says the link expired when it did and nothing was archived", async () => {
-    const expired = { ...done, file_expires_at: "2025-01-01T10:04:00.000Z" };
-    await signedIn({ tasks: [expired] });
-    startTestBackground(fakeBackend());
-    renderItem(expired);
-    expect(screen.getByTestId("link-expiry").textContent).toBe("The platform link has expired.");
   });
 
   it("says so when a download fails because the platform's link expired, and offers a retry", async () => {
@@ -79,12 +107,11 @@ describe("a finished track", () => {
     startTestBackground(backendWithFile().backend);
     mocks.downloadsEnd("SERVER_BAD_CONTENT");
     renderItem(done);
-    fireEvent.click(screen.getByRole("button", { name: "Download: lofi piano" }));
+    choose("Download WAV");
     const problem = await screen.findByTestId("download-problem");
     expect(problem.textContent).toContain(
       "The platform's link has expired and Overture has no copy of this track yet.",
     );
-    expect(screen.getByTestId("link-expiry").textContent).toBe("The platform link has expired.");
     fireEvent.click(screen.getByRole("button", { name: "Try again: lofi piano" }));
     await expect.poll(() => mocks.download.mock.calls.length).toBe(2);
     await expect.poll(() => screen.queryByTestId("download-problem")).toBeNull();
@@ -98,7 +125,7 @@ describe("a finished track", () => {
     startTestBackground(backendWithFile().backend);
     mocks.downloadsEnd("SERVER_BAD_CONTENT", "complete");
     renderItem(archived);
-    fireEvent.click(screen.getByRole("button", { name: "下载：lofi piano" }));
+    choose("下载 WAV", "更多操作：lofi piano");
     await expect
       .poll(() => screen.queryByTestId("download-state")?.textContent)
       .toBe("平台链接已失效，已改为保存 Overture 存档的副本。");
@@ -109,7 +136,7 @@ describe("a finished track", () => {
     startTestBackground(backendWithFile().backend);
     mocks.downloadsEnd("NETWORK_FAILED");
     renderItem(done);
-    fireEvent.click(screen.getByRole("button", { name: "Download: lofi piano" }));
+    choose("Download WAV");
     expect((await screen.findByTestId("download-problem")).textContent).toContain(
       "The download was interrupted by a network problem (NETWORK_FAILED).",
     );
@@ -122,7 +149,7 @@ describe("a finished track", () => {
     startTestBackground(backendWithFile().backend);
     mocks.downloadsEnd("NETWORK_FAILED");
     renderItem(done);
-    fireEvent.click(screen.getByRole("button", { name: "下载：lofi piano" }));
+    choose("下载 WAV", "更多操作：lofi piano");
     await screen.findByTestId("download-problem");
     expect(screen.getByRole("button", { name: "重试：lofi piano" }).textContent).toBe("重试");
   });
@@ -142,8 +169,7 @@ describe("an archived track's downloads", () => {
     mocks.downloadProgress.bytesReceived = 1_500_000;
     mocks.downloadProgress.totalBytes = 3_000_000;
     renderItem(archived);
-    expect(screen.getByRole("button", { name: "Download WAV: lofi piano" })).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: "Download MP3: lofi piano" }));
+    choose("Download MP3");
     await expect
       .poll(() => screen.queryByTestId("download-progress")?.textContent, { timeout: 5000 })
       .toBe("Downloading… 50%");
@@ -160,7 +186,7 @@ describe("an archived track's downloads", () => {
     startTestBackground(backend());
     mocks.downloadsEnd("NETWORK_FAILED");
     renderItem(archived);
-    fireEvent.click(screen.getByRole("button", { name: "下载 MP3：lofi piano" }));
+    choose("下载 MP3", "更多操作：lofi piano");
     expect((await screen.findByTestId("download-problem")).textContent).toContain(
       "下载因网络问题中断（NETWORK_FAILED）",
     );

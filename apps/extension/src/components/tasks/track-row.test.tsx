@@ -5,13 +5,13 @@ import { archivedFields, fakeBackend, json, refusal, task } from "../../testing/
 import { useLocale } from "../../testing/setup.ts";
 import type { Task } from "../../lib/shared/types.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
-import { TaskItem } from "./task-item.tsx";
+import { TrackRow } from "./track-row.tsx";
 
 const NOW = Date.parse("2025-01-01T10:03:05.000Z");
 const show = (t: Task) =>
   render(
     <ul>
-      <TaskItem task={t} now={NOW} />
+      <TrackRow task={t} now={NOW} />
     </ul>,
     { wrapper: PlayerProvider },
   );
@@ -19,7 +19,7 @@ const show = (t: Task) =>
 /** The time line of a task that ended 3 s after creation, for each final state. */
 function endedLines() {
   const ended = { finished_at: "2025-01-01T10:00:03.000Z", updated_at: "2025-01-01T10:00:03.000Z" };
-  return (["success", "failure", "cancelled", "rejected"] as const).map((status) => {
+  return (["failure", "cancelled", "rejected"] as const).map((status) => {
     const { unmount } = show(task({ status, ...ended }));
     const text = screen.getByTestId("task-time").textContent;
     unmount();
@@ -30,7 +30,7 @@ function endedLines() {
 describe("a task in the list", () => {
   it("shows its status and elapsed time against the usual 1–10 minutes", () => {
     show(task({ status: "in_progress" }));
-    expect(document.querySelector(".task .pill")?.textContent).toBe("Generating");
+    expect(document.querySelector(".task .state-word")?.textContent).toBe("Generating");
     expect(screen.getByText("3:05 elapsed · usually 1 to 10 minutes")).toBeTruthy();
   });
 
@@ -41,7 +41,6 @@ describe("a task in the list", () => {
 
   it("says when a task ended for each final state, in English", () => {
     expect(endedLines()).toEqual([
-      "Took 0:03",
       "Failed after 0:03",
       "Cancelled after 0:03",
       "Refused after 0:03",
@@ -50,7 +49,7 @@ describe("a task in the list", () => {
 
   it("says when a task ended for each final state, in Chinese", async () => {
     await useLocale("zh_CN");
-    expect(endedLines()).toEqual(["用时 0:03", "0:03 后失败", "0:03 后已取消", "0:03 后被拒绝"]);
+    expect(endedLines()).toEqual(["0:03 后失败", "0:03 后已取消", "0:03 后被拒绝"]);
   });
 
   it("stops the clock of a cancelled task that has no finish time", () => {
@@ -63,7 +62,7 @@ describe("a task in the list", () => {
     expect(screen.getByTestId("task-time").textContent).toBe("Cancelled after 0:04");
     rerender(
       <ul>
-        <TaskItem task={cancelled} now={NOW + 90_000} />
+        <TrackRow task={cancelled} now={NOW + 90_000} />
       </ul>,
     );
     expect(screen.getByTestId("task-time").textContent).toBe("Cancelled after 0:04");
@@ -160,7 +159,7 @@ describe("a task in the list", () => {
     };
     rerender(
       <ul>
-        <TaskItem task={task({ status: "success", ...finished })} now={NOW} />
+        <TrackRow task={task({ status: "success", ...finished })} now={NOW} />
       </ul>,
     );
     expect(screen.queryByRole("alert")).toBeNull();
@@ -169,12 +168,13 @@ describe("a task in the list", () => {
   it("says callbacks for its account are refused because the secret does not match", () => {
     render(
       <ul>
-        <TaskItem
+        <TrackRow
           task={task({ status: "in_progress", webhook_expected: true })}
           now={NOW}
           refusal={refusal()}
         />
       </ul>,
+      { wrapper: PlayerProvider },
     );
     expect(screen.getByTestId("callback-refused").textContent).toBe(
       "Callbacks for this account are being refused: the secret does not match. Progress is followed by polling meanwhile. Fix the secret in Settings.",
@@ -185,12 +185,13 @@ describe("a task in the list", () => {
     await useLocale("zh_CN");
     render(
       <ul>
-        <TaskItem
+        <TrackRow
           task={task({ status: "in_progress", webhook_expected: true })}
           now={NOW}
           refusal={refusal({ causes: ["FORMER_SECRET_MATCHES"] })}
         />
       </ul>,
+      { wrapper: PlayerProvider },
     );
     expect(screen.getByTestId("callback-refused").textContent).toContain(
       "该账户的回调正被拒收：平台仍在用你之前的密钥签名",
@@ -198,7 +199,7 @@ describe("a task in the list", () => {
   });
 });
 
-describe("a card's controls name the track they act on", () => {
+describe("a row's controls name the track they act on", () => {
   const finished = (id: string, prompt: string): Task =>
     task({
       id,
@@ -217,56 +218,62 @@ describe("a card's controls name the track they act on", () => {
   const showBoth = () =>
     render(
       <ul>
-        <TaskItem task={finished("a", "lofi piano")} now={NOW} />
-        <TaskItem task={finished("b", "night drive")} now={NOW} />
+        <TrackRow task={finished("a", "lofi piano")} now={NOW} />
+        <TrackRow task={finished("b", "night drive")} now={NOW} />
       </ul>,
       { wrapper: PlayerProvider },
     );
 
-  it("puts the title in every button's and the waveform's name, so two cards' controls differ", () => {
+  it("puts the title in every control's name, so two rows' controls differ", () => {
     showBoth();
     for (const [id, title] of [
       ["a", "lofi piano"],
       ["b", "night drive"],
     ] as const) {
-      const controls = [
-        ...within(card(id)).getAllByRole("button"),
-        within(card(id)).getByRole("slider"),
-      ];
-      // Favourite, Rename, Details, Share, Delete, Play, Download WAV and MP3, Copy link, waveform.
-      expect(controls).toHaveLength(10);
+      const controls = within(card(id)).getAllByRole("button");
+      // Play, favourite, and the menu of everything else: one row, three controls.
+      expect(controls).toHaveLength(3);
       for (const control of controls) expect(control.getAttribute("aria-label")).toContain(title);
     }
   });
 
-  it("starts each name with what the button does, then the title", () => {
+  it("starts each name with what the control does, then the title", () => {
     showBoth();
     const b = within(card("b"));
-    for (const name of [
-      "Play: night drive",
-      "Download WAV: night drive",
-      "Download MP3: night drive",
-      "Copy link: night drive",
-      "Favourite: night drive",
-      "Rename: night drive",
-      "Details: night drive",
-      "Share: night drive",
-      "Delete: night drive",
-    ])
+    for (const name of ["Play: night drive", "Favourite: night drive", "More actions: night drive"])
       expect(b.getByRole("button", { name })).toBeTruthy();
-    expect(b.getByRole("slider", { name: "Waveform of night drive" })).toBeTruthy();
   });
 
-  it("keeps the visible text of the buttons as it was", () => {
+  it("names the menu's items after what they do, the title being in the menu's own name", () => {
     showBoth();
-    const b = within(card("b"));
-    expect(b.getByRole("button", { name: "Play: night drive" }).textContent).toBe("Play");
-    expect(b.getByRole("button", { name: "Delete: night drive" }).textContent).toBe("Delete");
+    fireEvent.click(within(card("b")).getByRole("button", { name: "More actions: night drive" }));
+    const menu = screen.getByRole("menu", { name: "More actions: night drive" });
+    expect(
+      within(menu)
+        .getAllByRole("menuitem")
+        .map((item) => item.textContent),
+    ).toEqual([
+      "Download WAV",
+      "Download MP3",
+      "Share…",
+      "Rename",
+      "Details",
+      "Use these settings",
+      "Regenerate",
+      "Delete…",
+    ]);
+  });
+
+  it("offers no Copy link: a share link is the one link a person is given", () => {
+    showBoth();
+    fireEvent.click(within(card("a")).getByRole("button", { name: /^More actions/ }));
+    expect(screen.queryByRole("menuitem", { name: /copy/i })).toBeNull();
+    expect(within(card("a")).queryByRole("button", { name: /copy/i })).toBeNull();
   });
 
   it("names the renamed title, not the prompt", () => {
     show({ ...finished("a", "lofi piano"), title: "Rainy morning" });
-    expect(screen.getByRole("button", { name: "Rename: Rainy morning" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "More actions: Rainy morning" })).toBeTruthy();
   });
 
   it("names a running task's Cancel after its track", () => {
@@ -278,8 +285,62 @@ describe("a card's controls name the track they act on", () => {
     await useLocale("zh_CN");
     showBoth();
     const b = within(card("b"));
-    expect(b.getByRole("button", { name: "播放：night drive" }).textContent).toBe("播放");
-    expect(b.getByRole("button", { name: "删除：night drive" })).toBeTruthy();
-    expect(b.getByRole("slider", { name: "night drive 的波形图" })).toBeTruthy();
+    expect(b.getByRole("button", { name: "播放：night drive" })).toBeTruthy();
+    expect(b.getByRole("button", { name: "更多操作：night drive" })).toBeTruthy();
+  });
+});
+
+describe("a finished track's line says what it is, not when it took", () => {
+  const finished = (overrides: Partial<Task> = {}) =>
+    task({ status: "success", finished_at: "2025-01-01T10:02:00.000Z", ...overrides });
+  const lineOf = () => screen.getByTestId("track-line").textContent;
+
+  it("says an instrumental is one, and when it was made", () => {
+    show(finished());
+    expect(lineOf()).toMatch(/^Instrumental · \d{1,2}:\d{2}/);
+  });
+
+  it("gives the first sung line of a song, without its section tags", () => {
+    show(finished({ params: { prompt: "lofi piano", lyrics: "[verse]\n\nla la land\n[chorus]" } }));
+    expect(lineOf()).toMatch(/^♪ la la land · /);
+  });
+
+  it("gives the style once the track was renamed (the title no longer says it)", () => {
+    show(finished({ title: "Rainy morning" }));
+    expect(lineOf()).toMatch(/^lofi piano · /);
+  });
+
+  it("tells a second take of the same song apart, and gives its seed when one was set", () => {
+    render(
+      <ul>
+        <TrackRow
+          task={finished({ params: { prompt: "lofi piano", seeds: [42] } })}
+          now={NOW}
+          take={{ take: 2, of: 2 }}
+        />
+      </ul>,
+      { wrapper: PlayerProvider },
+    );
+    expect(lineOf()).toMatch(/^Instrumental · take 2 · .+ · seed 42$/);
+  });
+
+  it("says nothing of takes for a song made once", () => {
+    render(
+      <ul>
+        <TrackRow task={finished()} now={NOW} take={{ take: 1, of: 1 }} />
+      </ul>,
+      { wrapper: PlayerProvider },
+    );
+    expect(lineOf()).not.toContain("take");
+  });
+
+  it("shows the track's length, from the platform's report before the waveform is read", () => {
+    show(
+      finished({
+        usage_info: { unit: "seconds", quantity: 95 },
+        params: { prompt: "x", duration: 60 },
+      }),
+    );
+    expect(screen.getByTestId("length").textContent).toBe("1:35");
   });
 });
