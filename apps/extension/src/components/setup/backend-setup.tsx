@@ -123,8 +123,8 @@ export function BackendSetup() {
         </p>
       ) : null}
       {values ? (
-        <div class="card stack" data-testid="allow-list">
-          <h3>{i18n.t("setup.allowTitle")}</h3>
+        <div class="card stack allow" data-testid="allow-list">
+          <h2>{i18n.t("setup.allowTitle")}</h2>
           <p class="small muted">{i18n.t("setup.allowHelp")}</p>
           <dl class="allow-list">
             <dt>{i18n.t("setup.redirect")}</dt>

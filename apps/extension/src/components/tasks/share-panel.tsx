@@ -104,6 +104,7 @@ export function SharePanel(props: { task: Task }) {
         </label>
         <button
           type="button"
+          data-testid="create-share"
           aria-label={i18n.t("share.createTrack", { title })}
           onClick={create}
           disabled={busy}
