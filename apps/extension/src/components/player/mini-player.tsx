@@ -118,23 +118,7 @@ export function MiniPlayer() {
           <span class="title" title={title}>
             {title}
           </span>
-          {player.status === "loading" ? (
-            <span class="time small muted" role="status">
-              {i18n.t("result.loading")}
-            </span>
-          ) : player.status === "failed" ? (
-            <span
-              class="time small problem"
-              role="alert"
-              title={i18n.t("result.loadFailed", { reason: player.problem ?? "" })}
-            >
-              {i18n.t("result.loadFailed", { reason: player.problem ?? "" })}
-            </span>
-          ) : (
-            <span class="time small muted" data-testid="player-time">
-              {time}
-            </span>
-          )}
+          <PlayerTime time={time} />
         </div>
         {drawn.state === "failed" && ready ? (
           <p class="waveform-note small muted">{i18n.t("result.noWaveform")}</p>
@@ -154,6 +138,43 @@ export function MiniPlayer() {
           />
         )}
       </div>
+      <PlayerSteps />
+      <PlayerAudio />
+    </section>
+  );
+}
+
+/** The time where the track is, or why it is not playing yet (loading, a failure). */
+function PlayerTime(props: { time: string }) {
+  const player = usePlayer();
+  return (
+    <>
+      {player.status === "loading" ? (
+        <span class="time small muted" role="status">
+          {i18n.t("result.loading")}
+        </span>
+      ) : player.status === "failed" ? (
+        <span
+          class="time small problem"
+          role="alert"
+          title={i18n.t("result.loadFailed", { reason: player.problem ?? "" })}
+        >
+          {i18n.t("result.loadFailed", { reason: player.problem ?? "" })}
+        </span>
+      ) : (
+        <span class="time small muted" data-testid="player-time">
+          {props.time}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** Previous and next in the list, and close. */
+function PlayerSteps() {
+  const player = usePlayer();
+  return (
+    <>
       <button
         type="button"
         class="icon"
@@ -189,45 +210,55 @@ export function MiniPlayer() {
       >
         <span aria-hidden="true">✕</span>
       </button>
-      <audio
-        ref={(element) => {
-          player.audioRef.current = element;
-        }}
-        preload="auto"
-        // A CORS request, which the backend answers for the extension's origins (and the host
-        // permission lets through): the media link is another site than the extension's pages,
-        // and the backend's `Cross-Origin-Resource-Policy: same-site` refuses the plain
-        // (no-cors) request an <audio> element makes.
-        crossOrigin={player.mode === "stream" ? "anonymous" : undefined}
-        src={player.src ?? undefined}
-        onLoadedMetadata={(event) => {
-          const element = event.currentTarget;
-          const seek = player.takePendingSeek();
-          if (seek !== null && Number.isFinite(element.duration))
-            element.currentTime = seek * element.duration;
-        }}
-        onError={(event) => {
-          // A source that never arrives (the backend refused the link, or is gone) is said,
-          // not left as a silent player. An emptied element (closed, switched) is no error.
-          const error = event.currentTarget.error;
-          if (error && player.src)
-            player.fail(i18n.t("result.mediaError", { code: String(error.code) }));
-        }}
-        onPlay={() => {
-          player.setPlaying(true);
-        }}
-        onPause={() => {
-          player.setPlaying(false);
-        }}
-        onEnded={() => {
-          player.setPlaying(false);
-        }}
-        onTimeUpdate={(event) => {
-          const element = event.currentTarget;
-          if (Number.isFinite(element.duration) && element.duration > 0)
-            player.setPosition(element.currentTime / element.duration);
-        }}
-      />
-    </section>
+    </>
+  );
+}
+
+/**
+ * The one `<audio>` element (no browser controls: the bar is the player), reporting its state
+ * to the player and starting where a seek asked before the length was known.
+ */
+function PlayerAudio() {
+  const player = usePlayer();
+  return (
+    <audio
+      ref={(element) => {
+        player.audioRef.current = element;
+      }}
+      preload="auto"
+      // A CORS request, which the backend answers for the extension's origins (and the host
+      // permission lets through): the media link is another site than the extension's pages,
+      // and the backend's `Cross-Origin-Resource-Policy: same-site` refuses the plain
+      // (no-cors) request an <audio> element makes.
+      crossOrigin={player.mode === "stream" ? "anonymous" : undefined}
+      src={player.src ?? undefined}
+      onLoadedMetadata={(event) => {
+        const element = event.currentTarget;
+        const seek = player.takePendingSeek();
+        if (seek !== null && Number.isFinite(element.duration))
+          element.currentTime = seek * element.duration;
+      }}
+      onError={(event) => {
+        // A source that never arrives (the backend refused the link, or is gone) is said,
+        // not left as a silent player. An emptied element (closed, switched) is no error.
+        const error = event.currentTarget.error;
+        if (error && player.src)
+          player.fail(i18n.t("result.mediaError", { code: String(error.code) }));
+      }}
+      onPlay={() => {
+        player.setPlaying(true);
+      }}
+      onPause={() => {
+        player.setPlaying(false);
+      }}
+      onEnded={() => {
+        player.setPlaying(false);
+      }}
+      onTimeUpdate={(event) => {
+        const element = event.currentTarget;
+        if (Number.isFinite(element.duration) && element.duration > 0)
+          player.setPosition(element.currentTime / element.duration);
+      }}
+    />
   );
 }

@@ -1,35 +1,25 @@
-import { Fragment } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { streamable, taskTitle, timeLine } from "../../lib/shared/format.ts";
+import { streamable, taskTitle } from "../../lib/shared/format.ts";
 import { i18n } from "../../lib/shared/i18n.ts";
 import { send } from "../../lib/shared/messages.ts";
-import { type Refusal, refusalSentence } from "../../lib/shared/refusals.ts";
-import { isCancellable, isFinal } from "../../lib/shared/snapshot.ts";
+import type { Refusal } from "../../lib/shared/refusals.ts";
 import type { Task, TaskDeletion, TaskState } from "../../lib/shared/types.ts";
 import { errorText, statusText } from "../../lib/views/texts.ts";
-import { detailLine, lengthText, trackSeconds } from "../../lib/views/track-facts.ts";
+import { trackSeconds } from "../../lib/views/track-facts.ts";
 import { useSeen, useWaveform } from "../../lib/views/use-waveform.ts";
 import { Icon } from "../icons.tsx";
-import { MenuButton } from "../menu-button.tsx";
 import { usePlayer } from "../player/player-context.tsx";
 import { WaveformBar } from "../player/waveform.tsx";
 import { TitleEditor } from "./title-editor.tsx";
 import { TrackSheets, type SheetKind } from "./track-sheets.tsx";
 import { menuItems } from "./track-menu.ts";
-import { useDownload } from "./use-download.ts";
+import { TrackEnd } from "./track-end.tsx";
+import { TONE, TrackLine, lineParts } from "./track-line.tsx";
+import { type Download, useDownload } from "./use-download.ts";
 import { useEstimate } from "./use-estimate.ts";
 
-const TONE: Record<TaskState, string> = {
-  queued: "plain",
-  submitting: "busy",
-  waiting: "busy",
-  in_progress: "busy",
-  success: "ok",
-  failure: "bad",
-  rejected: "bad",
-  cancelled: "plain",
-  unknown: "warn",
-};
+/** How long a row has been on screen before its media link is asked for (a scroll passes by). */
+const PREPARE_DELAY_MS = 150;
 
 export interface TrackRowProps {
   task: Task;
@@ -46,35 +36,100 @@ export interface TrackRowProps {
   onNotice?: ((text: string) => void) | undefined;
 }
 
-/** One piece of the line under a title: its words and, for tests and styles, what it is. */
-interface Part {
-  text: string;
-  testId?: string;
-  class?: string;
+/** The row's start: Play (or Pause) for a finished track, the task's state for any other. */
+function TrackLead(props: { task: Task; title: string }) {
+  const { task, title } = props;
+  const player = usePlayer();
+  if (task.status !== "success")
+    return (
+      <span
+        class={`state-mark ${TONE[task.status]}`}
+        data-testid="state-mark"
+        title={statusText(task.status)}
+      >
+        <span class="visually-hidden">{statusText(task.status)}</span>
+      </span>
+    );
+  const current = player.task?.id === task.id;
+  const playing = current && player.playing;
+  return (
+    <button
+      type="button"
+      class="play"
+      data-testid="play"
+      aria-pressed={playing}
+      aria-label={
+        playing ? i18n.t("player.pauseTrack", { title }) : i18n.t("player.playTrack", { title })
+      }
+      title={playing ? i18n.t("player.pause") : i18n.t("player.play")}
+      disabled={current && player.status === "loading"}
+      onClick={() => {
+        player.toggle(task);
+      }}
+    >
+      <Icon name={playing ? "pause" : "play"} />
+    </button>
+  );
 }
 
-/** The line under the title of a task that is not a finished track: its state, time and why. */
-function stateParts(task: Task, now: number, estimate: string | undefined): Part[] {
-  const time: Part = { text: timeLine(task, now, estimate), testId: "task-time" };
-  switch (task.status) {
-    case "failure":
-    case "rejected":
-      return [
-        time,
-        {
-          text: i18n.t("task.reason", { reason: task.error ?? i18n.t("task.noReason") }),
-          testId: "failure-reason",
-        },
-      ];
-    case "queued":
-      return [time, { text: i18n.t("task.queuedNote") }];
-    case "unknown":
-      return [time, { text: i18n.t("task.unknownNote") }];
-    case "cancelled":
-      return [time];
-    default:
-      return [{ text: statusText(task.status), class: "state-word" }, time];
-  }
+/** A download that failed, with what can be done: try again (the same format). */
+function DownloadProblem(props: { download: Download; title: string }) {
+  const { download } = props;
+  if (download.shown.kind !== "problem") return null;
+  const { format, text } = download.shown;
+  return (
+    <div class="banner bad small" role="alert" data-testid="download-problem">
+      <p>{text}</p>
+      <button
+        type="button"
+        aria-label={i18n.t("download.retryTrack", { title: props.title })}
+        onClick={() => {
+          download.start(format);
+        }}
+      >
+        {i18n.t("download.retry")}
+      </button>
+    </div>
+  );
+}
+
+/** A visible archived track gets its media link now: Play then starts without asking for it. */
+function usePreparedLink(task: Task, seen: boolean) {
+  const player = usePlayer();
+  const archived = streamable(task);
+  useEffect(() => {
+    if (!seen || !archived) return;
+    const timer = setTimeout(() => {
+      player.prepare(task);
+    }, PREPARE_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [seen, archived, task.id]);
+}
+
+/** A request from the row (cancel, favourite, regenerate): busy meanwhile, its failure said. */
+function useRowAction(task: Task) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<{ text: string; status: TaskState } | null>(null);
+  const act = <T,>(request: Promise<T>, then?: (value: T) => void) => {
+    setBusy(true);
+    setProblem(null);
+    request
+      .then((value) => then?.(value))
+      .catch((error: unknown) => {
+        setProblem({ text: errorText(error), status: task.status });
+      })
+      .finally(() => {
+        setBusy(false);
+      });
+  };
+  const fail = (text: string) => {
+    setProblem({ text, status: task.status });
+  };
+  // Said about the task as it stood: once it has moved on (ended, say), the message is stale.
+  const shown = problem?.status === task.status ? problem.text : null;
+  return { busy, act, fail, problem: shown };
 }
 
 /**
@@ -94,54 +149,17 @@ export function TrackRow(props: TrackRowProps) {
   const waveform = useWaveform(archived ? task.id : null, seen);
   const [renaming, setRenaming] = useState(false);
   const [sheet, setSheet] = useState<SheetKind | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<{ text: string; status: TaskState } | null>(null);
   const [linkFailed, setLinkFailed] = useState(false);
+  const action = useRowAction(task);
   const download = useDownload(task, () => {
     setLinkFailed(true);
   });
   const estimate = useEstimate(task, now);
+  usePreparedLink(task, seen);
 
-  // A visible archived track gets its media link now: Play then starts without asking for it.
-  useEffect(() => {
-    if (!seen || !archived) return;
-    const timer = setTimeout(() => {
-      player.prepare(task);
-    }, 150);
-    return () => {
-      clearTimeout(timer);
-    };
-  }, [seen, archived, task.id]);
-
-  const act = <T,>(request: Promise<T>, then?: (value: T) => void) => {
-    setBusy(true);
-    setProblem(null);
-    request
-      .then((value) => then?.(value))
-      .catch((error: unknown) => {
-        setProblem({ text: errorText(error), status: task.status });
-      })
-      .finally(() => {
-        setBusy(false);
-      });
-  };
-
-  const success = task.status === "success";
   const current = player.task?.id === task.id;
-  const playing = current && player.playing;
   const seconds = trackSeconds(task, waveform.waveform?.duration ?? null);
-  const parts: Part[] =
-    download.shown.kind === "busy"
-      ? [{ text: download.progressText, testId: "download-progress" }]
-      : download.shown.kind === "done"
-        ? [{ text: download.shown.text, testId: "download-state" }]
-        : props.refusal && !isFinal(task)
-          ? [{ text: refusalSentence(props.refusal), testId: "callback-refused" }]
-          : success
-            ? [{ text: detailLine(task, props.take, now), testId: "track-line" }]
-            : stateParts(task, now, estimate);
-  const lineText = parts.map((part) => part.text).join(" · ");
-  const tone = props.refusal && !isFinal(task) ? "warn" : success ? "" : TONE[task.status];
+  const line = lineParts(props, download, estimate);
 
   return (
     <li
@@ -151,34 +169,7 @@ export function TrackRow(props: TrackRowProps) {
       data-status={task.status}
     >
       <div class="track">
-        {success ? (
-          <button
-            type="button"
-            class="play"
-            data-testid="play"
-            aria-pressed={playing}
-            aria-label={
-              playing
-                ? i18n.t("player.pauseTrack", { title })
-                : i18n.t("player.playTrack", { title })
-            }
-            title={playing ? i18n.t("player.pause") : i18n.t("player.play")}
-            disabled={current && player.status === "loading"}
-            onClick={() => {
-              player.toggle(task);
-            }}
-          >
-            <Icon name={playing ? "pause" : "play"} />
-          </button>
-        ) : (
-          <span
-            class={`state-mark ${TONE[task.status]}`}
-            data-testid="state-mark"
-            title={statusText(task.status)}
-          >
-            <span class="visually-hidden">{statusText(task.status)}</span>
-          </span>
-        )}
+        <TrackLead task={task} title={title} />
         <div class="track-main">
           {renaming ? (
             <TitleEditor
@@ -194,90 +185,39 @@ export function TrackRow(props: TrackRowProps) {
               {title}
             </span>
           )}
-          <span
-            class={`track-line small ${tone}`}
-            title={lineText}
-            role={
-              download.shown.kind === "idle" || download.shown.kind === "problem"
-                ? undefined
-                : "status"
-            }
-          >
-            {parts.map((part, index) => (
-              <Fragment key={index}>
-                {index > 0 ? " · " : null}
-                <span data-testid={part.testId} class={part.class}>
-                  {part.text}
-                </span>
-              </Fragment>
-            ))}
-          </span>
+          <TrackLine
+            parts={line.parts}
+            tone={line.tone}
+            live={download.shown.kind === "busy" || download.shown.kind === "done"}
+          />
         </div>
-        {isCancellable(task) ? (
-          <button
-            type="button"
-            class="danger compact"
-            aria-label={
-              busy
-                ? i18n.t("task.cancellingTrack", { title })
-                : i18n.t("task.cancelTrack", { title })
-            }
-            disabled={busy}
-            onClick={() => {
-              act(send("tasks/cancel", { id: task.id }));
-            }}
-          >
-            {busy ? i18n.t("task.cancelling") : i18n.t("task.cancel")}
-          </button>
-        ) : null}
-        {isFinal(task) ? (
-          <>
-            <span class="length" data-testid="length">
-              {success ? lengthText(seconds) : ""}
-            </span>
-            <button
-              type="button"
-              class="icon star"
-              aria-pressed={task.favourite}
-              aria-label={
-                task.favourite
-                  ? i18n.t("task.unfavouriteTrack", { title })
-                  : i18n.t("task.favouriteTrack", { title })
-              }
-              title={task.favourite ? i18n.t("task.unfavourite") : i18n.t("task.favourite")}
-              disabled={busy}
-              onClick={() => {
-                act(send("tasks/update", { id: task.id, patch: { favourite: !task.favourite } }));
-              }}
-            >
-              <span aria-hidden="true">{task.favourite ? "★" : "☆"}</span>
-            </button>
-            <MenuButton
-              label={i18n.t("track.moreTrack", { title })}
-              testId="more"
-              buttonRef={more}
-              items={menuItems({
-                task,
-                download,
-                onRename: () => {
-                  setRenaming(true);
-                },
-                onSheet: setSheet,
-                onRegenerate: () => {
-                  act(send("tasks/regenerate", { id: task.id }), () =>
-                    props.onNotice?.(i18n.t("details.regenerated")),
-                  );
-                },
-                onCompose: props.onCompose,
-                onProblem: (text) => {
-                  setProblem({ text, status: task.status });
-                },
-              })}
-            />
-          </>
-        ) : null}
+        <TrackEnd
+          task={task}
+          title={title}
+          seconds={seconds}
+          busy={action.busy}
+          more={more}
+          onAct={action.act}
+          menu={() =>
+            menuItems({
+              task,
+              download,
+              onRename: () => {
+                setRenaming(true);
+              },
+              onSheet: setSheet,
+              onRegenerate: () => {
+                action.act(send("tasks/regenerate", { id: task.id }), () =>
+                  props.onNotice?.(i18n.t("details.regenerated")),
+                );
+              },
+              onCompose: props.onCompose,
+              onProblem: action.fail,
+            })
+          }
+        />
       </div>
-      {props.wide && success ? (
+      {props.wide && task.status === "success" ? (
         <WaveformBar
           bars={waveform.waveform?.bars ?? null}
           state={archived ? waveform.state : "pending"}
@@ -291,23 +231,10 @@ export function TrackRow(props: TrackRowProps) {
           label={i18n.t("result.seekTrack", { title })}
         />
       ) : null}
-      {download.shown.kind === "problem" ? (
-        <div class="banner bad small" role="alert" data-testid="download-problem">
-          <p>{download.shown.text}</p>
-          <button
-            type="button"
-            aria-label={i18n.t("download.retryTrack", { title })}
-            onClick={() => {
-              if (download.shown.kind === "problem") download.start(download.shown.format);
-            }}
-          >
-            {i18n.t("download.retry")}
-          </button>
-        </div>
-      ) : null}
-      {problem?.status === task.status ? (
+      <DownloadProblem download={download} title={title} />
+      {action.problem ? (
         <p class="small row-problem" role="alert">
-          {problem.text}
+          {action.problem}
         </p>
       ) : null}
       {sheet ? (
