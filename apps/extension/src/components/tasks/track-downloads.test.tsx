@@ -115,7 +115,10 @@ describe("a finished track", () => {
     fireEvent.click(screen.getByRole("button", { name: "Try again: lofi piano" }));
     await expect.poll(() => mocks.download.mock.calls.length).toBe(2);
     await expect.poll(() => screen.queryByTestId("download-problem")).toBeNull();
-    expect(screen.getByTestId("download-state").textContent).toBe("Saved to your downloads.");
+    // Busy first (the problem is gone), then the outcome once the browser finished the file.
+    await expect
+      .poll(() => screen.queryByTestId("download-state")?.textContent)
+      .toBe("Saved to your downloads.");
   });
 
   it("says the archived copy was saved instead of the expired link, in Chinese", async () => {
