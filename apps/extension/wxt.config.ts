@@ -1,7 +1,7 @@
 import preact from "@preact/preset-vite";
 import { defineConfig } from "wxt";
-import { CHROME_PUBLIC_KEY, GECKO_ID } from "./src/lib/extension-identity.ts";
-import { STORE_MODE } from "./src/lib/flavour.ts";
+import { CHROME_PUBLIC_KEY, GECKO_ID } from "./src/lib/shared/extension-identity.ts";
+import { STORE_MODE } from "./src/lib/shared/flavour.ts";
 
 // Development builds (`wxt`, `pnpm build`: the local stack, the browser tests, the benchmarks)
 // reach the local backend at install and carry the manifest `key` that pins the extension id the
@@ -22,17 +22,17 @@ const VIEW_CHUNKS = [
   {
     name: "ui",
     priority: 3,
-    test: /node_modules[\\/](preact|@wxt-dev[\\/](i18n|browser)|wxt[\\/]dist[\\/]browser)|\.wxt[\\/]i18n|src[\\/]lib[\\/](i18n|chrome-messages|mount|preferences|apply-preferences|item-specs|stored-value|snapshot|extension-identity|flavour|hooks|messages|errors|wait-text)\.tsx?$/,
+    test: /node_modules[\\/](preact|@wxt-dev[\\/](i18n|browser)|wxt[\\/]dist[\\/]browser)|\.wxt[\\/]i18n|src[\\/]lib[\\/](shared|views)[\\/](i18n|chrome-messages|mount|preferences|apply-preferences|item-specs|stored-value|snapshot|extension-identity|flavour|hooks|messages|errors|wait-text)\.tsx?$/,
   },
   {
     name: "shared",
     priority: 2,
-    test: /node_modules[\\/](@wxt-dev[\\/]storage|superlock)[\\/]|core[\\/]dist[\\/]music[\\/]params|src[\\/]lib[\\/](storage|versioned-item|texts|refusals|user-agent|backend-url)\.ts$|components[\\/]confirm-button\.tsx$/,
+    test: /node_modules[\\/](@wxt-dev[\\/]storage|superlock)[\\/]|core[\\/]dist[\\/]music[\\/]params|src[\\/]lib[\\/](shared|views)[\\/](storage|versioned-item|texts|refusals|user-agent|backend-url)\.ts$|components[\\/]confirm-button\.tsx$/,
   },
   {
     name: "app",
     priority: 1,
-    test: /preload-helper|src[\\/]lib[\\/](lazy|surface)\.tsx?$|src[\\/]components[\\/](app|header|state-screen|connection|avatar)\.tsx$/,
+    test: /preload-helper|src[\\/]lib[\\/]views[\\/](lazy|surface)\.tsx?$|src[\\/]components[\\/](app|header|state-screen|connection|avatar)\.tsx$/,
   },
 ];
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { type ExtensionBrowser, findChromium, launchExtension } from "./support/browser.ts";
 import {
+  chooseFromMenu,
   WEBHOOK_SECRET,
   chooseToken,
   signIn,
@@ -119,8 +120,8 @@ suite(
       await browser.shoot(popup, "tasks-live");
       await waitForStatus(popup, task, "success");
       const item = popup.locator(`li.task[data-task-id="${task}"]`);
-      expect(await item.locator(".pill").textContent()).toBe("已完成");
-      expect(await item.getByTestId("play").textContent()).toBe("播放");
+      expect(await item.getAttribute("data-status")).toBe("success");
+      expect(await item.getByTestId("play").getAttribute("aria-label")).toMatch(/^播放：/);
       await item.getByTestId("play").click();
       await popup.locator('.mini-player canvas[data-state="drawn"]').waitFor();
       await browser.shoot(popup, "result");
@@ -131,7 +132,8 @@ suite(
       await popup.getByRole("button", { name: "关闭播放器" }).click();
       const bar = popup.locator(".library-bar");
       const search = bar.locator('input[type="search"]');
-      expect(await search.getAttribute("placeholder")).toBe("搜索标题、提示词和歌词");
+      expect(await search.getAttribute("aria-label")).toBe("搜索标题、提示词和歌词");
+      expect(await search.getAttribute("placeholder")).toBe("搜索");
       expect(await bar.locator("select").first().locator("option").allTextContents()).toEqual([
         "全部曲目",
         "收藏",
@@ -153,19 +155,20 @@ suite(
       await popup.getByText("没有匹配的曲目。").waitFor();
       await search.fill("");
       const item = popup.locator(`li.task[data-task-id="${rap}"]`);
-      await item.getByRole("button", { name: /^详情：/ }).click();
+      await chooseFromMenu(item, "详情");
       const details = item.getByTestId("task-details");
-      await details.locator("dl").waitFor();
+      await details.locator("dl").first().waitFor();
       expect(await details.textContent()).toContain("平台任务 ID");
       expect(await details.getByRole("button", { name: "使用这些设置" }).count()).toBe(1);
       await browser.shoot(popup, "library-details");
-      await item.getByRole("button", { name: "收起详情" }).click();
+      await item.getByRole("button", { name: "关闭" }).click();
+      await expect.poll(() => details.count()).toBe(0);
     });
 
     it("makes and revokes a share link from the share panel in Chinese", async () => {
       await waitForArchive(browser, stack, rap);
       const item = popup.locator(`li.task[data-task-id="${rap}"]`);
-      await item.getByRole("button", { name: /^分享：/ }).click();
+      await chooseFromMenu(item, "分享…");
       const panel = item.getByTestId("share-panel");
       expect(await panel.locator("select option").allTextContents()).toEqual([
         "1 天",
@@ -178,12 +181,13 @@ suite(
       await panel.getByRole("button", { name: "创建链接" }).click();
       const listed = panel.locator("li[data-share-id]");
       await expect.poll(() => listed.textContent()).toMatch(/^有效期至 /);
-      expect(await panel.locator("input[readonly]").inputValue()).toMatch(
+      expect(await panel.getByTestId("share-url").textContent()).toMatch(
         new RegExp(`^${stack.backendUrl}/s/`),
       );
       await browser.shoot(popup, "share-panel");
       await listed.getByRole("button", { name: "撤销" }).click();
       await expect.poll(() => listed.textContent()).toBe("已撤销");
+      await popup.keyboard.press("Escape");
     });
 
     it("asks to sign in again, in Chinese, after the authorization is revoked", async () => {

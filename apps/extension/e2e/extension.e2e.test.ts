@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { type ExtensionBrowser, findChromium, launchExtension } from "./support/browser.ts";
 import {
+  chooseFromMenu,
   WEBHOOK_SECRET,
   chooseToken,
   signIn,
@@ -130,24 +131,33 @@ suite(
     });
 
     it("draws the archived track's waveform from its peaks, no audio until play", async () => {
-      const item = popup.locator(`li.task[data-task-id="${firstTask}"]`);
-      const drawn = item.locator('[data-testid="card-waveform"] canvas[data-state="drawn"]');
+      // The side panel shows each row's waveform inline (the popup keeps to one line per track).
+      const panel = await browser.open("sidepanel.html");
+      const row = panel.locator(`li.task[data-task-id="${firstTask}"]`);
+      const drawn = row.locator('[data-testid="card-waveform"] canvas[data-state="drawn"]');
       // The backend archives a result shortly after it succeeded; the list learns it on refresh.
       await expect
         .poll(
           async () => {
-            await popup.reload();
-            await popup.locator("#tab-tasks").click();
-            await item.waitFor();
+            await panel.reload();
+            await row.waitFor();
             await drawn.waitFor({ timeout: 1_500 }).catch(() => undefined);
             return drawn.count();
           },
           { timeout: 60_000, interval: 1_000 },
         )
         .toBe(1);
+      await panel.close();
+      await popup.reload();
+      const item = popup.locator(`li.task[data-task-id="${firstTask}"]`);
+      await item.waitFor();
       // The list holds no audio element: one player, created by Play.
       expect(await popup.locator("audio").count()).toBe(0);
-      expect(await item.getByRole("button", { name: "Download MP3" }).count()).toBe(1);
+      await item.getByTestId("more").click();
+      expect(
+        await item.getByRole("menuitem", { name: "Download MP3" }).getAttribute("aria-disabled"),
+      ).toBeNull();
+      await popup.keyboard.press("Escape");
     });
 
     it("plays the archived MP3 streamed from the backend, and seeks from the waveform", async () => {
@@ -170,23 +180,28 @@ suite(
       await expect
         .poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime))
         .toBeGreaterThan(0);
-      expect(await bar.getByTestId("player-toggle").textContent()).toBe("Pause");
+      expect(await bar.getByTestId("player-toggle").getAttribute("aria-label")).toMatch(/^Pause: /);
       expect(media).toContain(206);
 
-      // Seeks to three quarters where the card's waveform is clicked; the playhead follows.
-      const waveform = item.getByTestId("card-waveform");
+      // Seeks to three quarters where the player's waveform is clicked; the playhead follows.
+      const waveform = bar.getByTestId("player-waveform");
       const box = await waveform.boundingBox();
-      if (!box) throw new Error("the card's waveform has no box");
+      if (!box) throw new Error("the player's waveform has no box");
       await waveform.click({ position: { x: box.width * 0.75, y: box.height / 2 } });
       await expect
         .poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime / a.duration))
         .toBeGreaterThanOrEqual(0.7);
       expect(Number(await waveform.getAttribute("aria-valuenow"))).toBeGreaterThanOrEqual(70);
       expect(await popup.locator("audio").count()).toBe(1);
-      expect(await item.getByTestId("link-expiry").textContent()).toMatch(
-        /^Link expires in 2[34] h$/,
-      );
+      // No native controls: the bar is the player.
+      expect(await audio.evaluate((a: HTMLAudioElement) => a.controls)).toBe(false);
       await browser.shoot(popup, "result");
+      // The platform's own link is offered only in the details, saying when it expires.
+      await chooseFromMenu(item, "Details");
+      await expect
+        .poll(() => item.getByTestId("link-expiry").textContent())
+        .toMatch(/^Link expires in 2[34] h$/);
+      await popup.keyboard.press("Escape");
     });
 
     it("cancels a second task", async () => {

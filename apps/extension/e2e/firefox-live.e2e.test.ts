@@ -158,18 +158,23 @@ describeInFirefox("live task events in Firefox", (firefoxPath) => {
 
   it("draws the archived track's waveform and streams its MP3 from the backend", async () => {
     // As in Chromium: the backend archives a result shortly after it succeeded, and the list
-    // learns it when it reads the tasks again (a reload).
+    // learns it when it reads the tasks again (a reload). The side panel draws each row's
+    // waveform inline (the popup keeps to one line per track).
     const card = `li.task[data-task-id="${taskId}"]`;
     const drawn = `${card} [data-testid=card-waveform] canvas[data-state=drawn]`;
+    const panel = await addon.open("sidepanel.html");
     const deadline = Date.now() + 60_000;
     for (;;) {
-      await popup.read(`(w) => { w.__overtureOld = true; w.location.reload(); return true; }`);
-      await popup.waitFor(`(w) => !w.__overtureOld && (${click("#tab-tasks")})(w)`);
-      await popup.waitFor(exists(card));
-      const shown = await popup.waitFor(exists(drawn), 1_500).catch(() => false);
+      await panel.read(`(w) => { w.__overtureOld = true; w.location.reload(); return true; }`);
+      await panel.waitFor(`(w) => !w.__overtureOld && (${click("#tab-tasks")})(w)`);
+      await panel.waitFor(exists(card));
+      const shown = await panel.waitFor(exists(drawn), 1_500).catch(() => false);
       if (shown) break;
       if (Date.now() > deadline) throw new Error("the archived waveform was never drawn");
     }
+    await popup.read(`(w) => { w.__overtureOld = true; w.location.reload(); return true; }`);
+    await popup.waitFor(`(w) => !w.__overtureOld && (${click("#tab-tasks")})(w)`);
+    await popup.waitFor(exists(card));
     expect(await popup.read(`(w) => w.document.querySelectorAll("audio").length`)).toBe(0);
     await popup.waitFor(click(`${card} [data-testid=play]`));
     const bar = await popup.waitFor<{ mode: string; src: string }>(

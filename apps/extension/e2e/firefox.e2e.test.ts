@@ -2,7 +2,7 @@
 // add-on, its popup opened as a tab and read through the background page. Skipped, with the
 // reason, where no Firefox is installed (the Chromium suites are the ones CI requires).
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { FIREFOX_REDIRECT_HOST, GECKO_ID } from "../src/lib/extension-identity.ts";
+import { FIREFOX_REDIRECT_HOST, GECKO_ID } from "../src/lib/shared/extension-identity.ts";
 import {
   type FirefoxAddon,
   type RunningFirefox,

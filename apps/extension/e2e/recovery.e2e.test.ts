@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { type ExtensionBrowser, launchExtension } from "./support/browser.ts";
 import {
+  chooseFromMenu,
   WEBHOOK_SECRET,
   chooseToken,
   signIn,
@@ -136,7 +137,7 @@ describeInChromium("the extension when things go wrong (Chromium)", (chromiumPat
       ["Download WAV", "audio/wav"],
       ["Download MP3", "audio/mpeg"],
     ] as const) {
-      await item.getByRole("button", { name: button }).click();
+      await chooseFromMenu(item, button);
       await expect
         .poll(() => item.getByTestId("download-state").textContent(), { timeout: 30_000 })
         .toBe("Saved to your downloads.");

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Browser, type Page, chromium } from "playwright-core";
-import type { Task } from "../src/lib/types.ts";
+import type { Task } from "../src/lib/shared/types.ts";
 import { type ExtensionBrowser, launchExtension } from "./support/browser.ts";
-import { submitPreset, waitForStatus } from "./support/flows.ts";
+import { chooseFromMenu, submitPreset, waitForStatus } from "./support/flows.ts";
 import { QUICK_TIMING, signedInPopup, waitForArchive } from "./support/library.ts";
 import { quietly, type Stack, startStack } from "./support/stack.ts";
 import { describeInChromium } from "./support/suite.ts";
@@ -27,9 +27,11 @@ describeInChromium("share links in Chromium (English)", (chromiumPath) => {
     await panel().locator("select").selectOption(expiry);
     await panel().getByRole("checkbox").setChecked(includeText);
     const before = await panel().locator("li[data-share-id]").count();
-    await panel().getByRole("button", { name: /^Create link:/ }).click();
+    await panel()
+      .getByRole("button", { name: /^Create link:/ })
+      .click();
     await expect.poll(() => panel().locator("li[data-share-id]").count()).toBe(before + 1);
-    const link = await panel().locator("input[readonly]").inputValue();
+    const link = (await panel().getByTestId("share-url").textContent()) ?? "";
     expect(link).toMatch(new RegExp(`^${stack.backendUrl}/s/[A-Za-z0-9_-]{20,}$`));
     return link;
   }
@@ -72,21 +74,18 @@ describeInChromium("share links in Chromium (English)", (chromiumPath) => {
   });
 
   it("creates a 1-day link without the text and shows it once", async () => {
-    await item()
-      .getByRole("button", { name: /^Share:/ })
-      .click();
+    await chooseFromMenu(item(), "Share…");
     plainLink = await createLink("1d", false);
     const listed = panel().locator("li[data-share-id]");
     expect(await listed.textContent()).toMatch(/^Active until /);
     expect(await listed.textContent()).not.toContain("with prompt and lyrics");
     await browser.shoot(popup, "share-panel");
     // Shown once: the panel opened again lists the link but no longer shows its address.
-    await item().getByRole("button", { name: "Hide sharing" }).click();
-    await item()
-      .getByRole("button", { name: /^Share:/ })
-      .click();
+    await popup.keyboard.press("Escape");
+    await expect.poll(() => panel().count()).toBe(0);
+    await chooseFromMenu(item(), "Share…");
     await expect.poll(() => panel().locator("li[data-share-id]").count()).toBe(1);
-    expect(await panel().locator("input[readonly]").count()).toBe(0);
+    expect(await panel().getByTestId("share-url").count()).toBe(0);
   });
 
   it("shows a visitor the title, the waveform, a player that plays and a working download", async () => {

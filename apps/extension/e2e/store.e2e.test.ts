@@ -6,7 +6,11 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CHROME_PUBLIC_KEY, DEFAULT_BACKEND_URL, GECKO_ID } from "../src/lib/extension-identity.ts";
+import {
+  CHROME_PUBLIC_KEY,
+  DEFAULT_BACKEND_URL,
+  GECKO_ID,
+} from "../src/lib/shared/extension-identity.ts";
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "..");

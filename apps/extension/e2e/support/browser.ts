@@ -25,6 +25,11 @@ export interface ExtensionBrowser {
   open(page: "popup.html" | "sidepanel.html" | "options.html" | "privacy.html"): Promise<Page>;
   /** Saves a full-page screenshot as test-results/screenshots/<lang>/<name>.png. */
   shoot(page: Page, name: string): Promise<void>;
+  /**
+   * Closes the browser and starts it again on the same profile (the extension's storage kept);
+   * `emptyCaches`: without the browser's HTTP, code and GPU caches, as after an update.
+   */
+  restart(options?: { emptyCaches?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,37 +40,46 @@ const SIZES = {
   "privacy.html": { width: 900, height: 900 },
 } as const;
 
-/** `extensionDir`: a development build unless told (the store build has no fixed id). */
+/**
+ * `extensionDir`: a development build unless told (the store build has no fixed id).
+ * `bypassCSP`: lets a test inject a script of its own into the extension's pages (axe-core).
+ */
 export async function launchExtension(
   chromiumPath: string,
   lang: "en-US" | "zh-CN",
   extensionDir = EXTENSION_DIR,
+  options: { bypassCSP?: boolean } = {},
 ): Promise<ExtensionBrowser> {
   const profile = await mkdtemp(join(tmpdir(), "overture-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    headless: true,
-    locale: lang,
-    ignoreDefaultArgs: ["--disable-extensions"],
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-      "--autoplay-policy=no-user-gesture-required",
-      `--lang=${lang}`,
-      `--disable-extensions-except=${extensionDir}`,
-      `--load-extension=${extensionDir}`,
-    ],
-  });
+  const launch = () =>
+    chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath,
+      headless: true,
+      locale: lang,
+      bypassCSP: options.bypassCSP ?? false,
+      ignoreDefaultArgs: ["--disable-extensions"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-sync",
+        "--autoplay-policy=no-user-gesture-required",
+        `--lang=${lang}`,
+        `--disable-extensions-except=${extensionDir}`,
+        `--load-extension=${extensionDir}`,
+      ],
+    });
+  let context: BrowserContext = await launch();
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
   const extensionId = new URL(worker.url()).host;
   const shots = join(SCREENSHOT_DIR, lang === "en-US" ? "en" : "zh-CN");
   await mkdir(shots, { recursive: true });
   return {
-    context,
+    get context() {
+      return context;
+    },
     extensionId,
     async open(name) {
       const page = await context.newPage();
@@ -75,6 +89,14 @@ export async function launchExtension(
     },
     async shoot(page, name) {
       await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    },
+    async restart({ emptyCaches = false } = {}) {
+      await context.close();
+      if (emptyCaches)
+        for (const cache of ["Cache", "Code Cache", "GPUCache", "DawnGraphiteCache"])
+          await rm(join(profile, "Default", cache), { recursive: true, force: true });
+      context = await launch();
+      if (context.serviceWorkers().length === 0) await context.waitForEvent("serviceworker");
     },
     async close() {
       await context.close();

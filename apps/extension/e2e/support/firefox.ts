@@ -10,7 +10,7 @@ import { freePort } from "@overture/backend/server";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { GECKO_ID } from "../../src/lib/extension-identity.ts";
+import { GECKO_ID } from "../../src/lib/shared/extension-identity.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** The development build (127.0.0.1 granted at install) and the store build. */

@@ -1,7 +1,7 @@
 // Steps a person takes, shared by the English and the Chinese runs. Selectors are structural
 // (ids, roles, data attributes), so the same steps work in both languages.
 import { expect } from "vitest";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import type { ExtensionBrowser } from "./browser.ts";
 
 export const WEBHOOK_SECRET = "whsec-e2e-0123456789";
@@ -60,4 +60,10 @@ export async function waitForStatus(
   await popup
     .locator(`li.task[data-task-id="${taskId}"][data-status="${status}"]`)
     .waitFor({ timeout });
+}
+
+/** Opens a track's "⋯" menu and chooses the item named `item` (its visible words). */
+export async function chooseFromMenu(row: Locator, item: string | RegExp): Promise<void> {
+  await row.getByTestId("more").click();
+  await row.getByRole("menuitem", { name: item }).click();
 }

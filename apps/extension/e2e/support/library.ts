@@ -2,7 +2,7 @@
 // the background's stored snapshot, and a backend call made with the extension's own session.
 import { expect } from "vitest";
 import type { Page } from "playwright-core";
-import type { Task } from "../../src/lib/types.ts";
+import type { Task } from "../../src/lib/shared/types.ts";
 import type { ExtensionBrowser } from "./browser.ts";
 import { WEBHOOK_SECRET, chooseToken, signIn, useBackend } from "./flows.ts";
 import type { Stack } from "./stack.ts";

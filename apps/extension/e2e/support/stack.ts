@@ -20,7 +20,7 @@ import {
 import {
   CHROME_EXTENSION_ID as EXTENSION_ID,
   FIREFOX_REDIRECT_HOST,
-} from "../../src/lib/extension-identity.ts";
+} from "../../src/lib/shared/extension-identity.ts";
 import { FIREFOX_ORIGIN } from "./firefox.ts";
 import { tcpRelay } from "./relay.ts";
 

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from "@testing-library/preact";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { snapshotItem } from "../lib/storage.ts";
+import { snapshotItem } from "../lib/shared/storage.ts";
 import { signedIn, startTestBackground } from "../testing/background.ts";
 import { QUOTA, fakeBackend, json, snapshot, task } from "../testing/fixtures.ts";
 import { useLocale } from "../testing/setup.ts";
@@ -125,7 +125,7 @@ describe("the popup's state screens", () => {
     startTestBackground(backend);
     render(<App surface="popup" />);
     expect(await screen.findByText("You're offline")).toBeTruthy();
-    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }, { timeout: 5_000 }));
     // The Tasks panel is a chunk of its own (issue 16): it shows once read.
     expect(await screen.findByText("lofi piano")).toBeTruthy();
   });
@@ -145,7 +145,7 @@ describe("the popup's content", () => {
       }),
     );
     render(<App surface="popup" />);
-    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }, { timeout: 5_000 }));
     expect(await screen.findByText("stored track")).toBeTruthy();
   });
 
@@ -181,7 +181,9 @@ describe("the popup's content", () => {
     expect((await screen.findByTestId("quota-full")).textContent).toContain(
       "New tasks wait in the local queue",
     );
-    expect(screen.getByTestId("quota").textContent).toBe("0 of 2 slots free");
+    // Once, in the header, with the local queue: the Tasks tab no longer repeats it.
+    expect(screen.getByTestId("quota").textContent).toBe("0 of 2 slots free · 1 queued");
+    expect(screen.getAllByText(/slots free/)).toHaveLength(1);
   });
 
   it("moves between tabs with the arrow keys", async () => {
@@ -249,7 +251,7 @@ describe("the connection state in the header", () => {
     expect(screen.getByTestId("connection-lost").textContent).toContain(
       "Lost the connection to the Overture backend",
     );
-    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }, { timeout: 5_000 }));
     // The Tasks panel is a chunk of its own (issue 16): it shows once read.
     expect(await screen.findByText("lofi piano")).toBeTruthy();
     backend.up();
@@ -287,5 +289,52 @@ describe("the connection state in the header", () => {
     expect(screen.getByTestId("connection-lost").textContent).toContain(
       "的连接已断开，正在自动重连",
     );
+  });
+});
+
+describe("instant open: the last known library first, brought up to date quietly", () => {
+  const finished = task({ status: "success", finished_at: "2025-01-01T10:02:00.000Z" });
+
+  it("opens on the library when there are tracks", async () => {
+    await signedIn({ tasks: [finished] });
+    startTestBackground(fakeBackend({ "GET /api/me": never }));
+    render(<App surface="popup" />);
+    const tasks = await screen.findByRole("tab", { name: "Tasks" }, { timeout: 5_000 });
+    expect(tasks.getAttribute("aria-selected")).toBe("true");
+  });
+
+  it("opens on the compose form when there are none", async () => {
+    await signedIn({ tasks: [] });
+    startTestBackground(fakeBackend({ "GET /api/me": never }));
+    render(<App surface="popup" />);
+    const compose = await screen.findByRole("tab", { name: "Compose" }, { timeout: 5_000 });
+    expect(compose.getAttribute("aria-selected")).toBe("true");
+  });
+
+  it("shows the stored tracks while the backend has not answered, the list marked as updating", async () => {
+    await signedIn({ tasks: [finished] });
+    startTestBackground(fakeBackend({ "GET /api/me": never }));
+    render(<App surface="popup" />);
+    await screen.findByRole("button", { name: "Play: lofi piano" }, { timeout: 5_000 });
+    expect(document.querySelector(".updating")?.hasAttribute("data-active")).toBe(true);
+    expect(document.querySelector(".task-list")?.getAttribute("aria-busy")).toBe("true");
+  });
+
+  it("shows rows of the final size, not an empty list, while a new device reads its first page", async () => {
+    await signedIn({ tasks: [] });
+    startTestBackground(fakeBackend({ "GET /api/me": never }));
+    render(<App surface="popup" />);
+    fireEvent.click(await screen.findByRole("tab", { name: "Tasks" }, { timeout: 5_000 }));
+    expect(document.querySelectorAll("li.task.skeleton").length).toBeGreaterThan(0);
+    expect(screen.queryByText(/No tasks yet/)).toBeNull();
+  });
+
+  it("says the list is empty once the backend answered with nothing", async () => {
+    await signedIn({ tasks: [] });
+    startTestBackground(fakeBackend());
+    render(<App surface="popup" />);
+    fireEvent.click(await screen.findByRole("tab", { name: "Tasks" }, { timeout: 5_000 }));
+    expect(await screen.findByText(/No tasks yet/)).toBeTruthy();
+    expect(document.querySelectorAll("li.task.skeleton")).toHaveLength(0);
   });
 });

@@ -1,7 +1,7 @@
-import { useState } from "preact/hooks";
-import { useBackendUrl, useLivePort, useOnline, useSnapshot } from "../lib/hooks.ts";
-import { lazy } from "../lib/lazy.tsx";
-import type { Snapshot } from "../lib/snapshot.ts";
+import { useEffect, useState } from "preact/hooks";
+import { useBackendUrl, useLivePort, useOnline, useSnapshot } from "../lib/views/hooks.ts";
+import { lazy } from "../lib/views/lazy.tsx";
+import type { Snapshot } from "../lib/shared/snapshot.ts";
 import { connectionOf } from "./connection.tsx";
 import { Header } from "./header.tsx";
 import { OfflineBanner, type Screen, StateScreen } from "./state-screen.tsx";
@@ -24,13 +24,31 @@ export function screenFor(snapshot: Snapshot): Screen | null {
 
 /** The popup and the side panel: one app, two sizes. */
 export function App(props: { surface: "popup" | "sidepanel" }) {
-  const { snapshot, refresh } = useSnapshot();
+  const { snapshot, refreshing, refresh } = useSnapshot();
   const online = useOnline(refresh);
-  const [tab, setTab] = useState<TabId>("compose");
+  const [chosenTab, setTab] = useState<TabId | null>(null);
   const backendUrl = useBackendUrl();
-  const live = useLivePort(snapshot?.auth === "signed_in");
+  const signedIn = snapshot?.auth === "signed_in";
+  const live = useLivePort(signedIn);
+  const [viewReady, setViewReady] = useState(SignedIn.loaded());
+  useEffect(() => {
+    if (!signedIn || viewReady) return;
+    // The signed-in view's chunk is read while nothing is shown yet, so the first paint is the
+    // library itself, not a header over an empty box that the list fills a moment later.
+    void SignedIn.preload().then(
+      () => {
+        setViewReady(true);
+      },
+      () => {
+        setViewReady(true);
+      },
+    );
+  }, [signedIn]);
 
   if (!snapshot || backendUrl === undefined) return <div class="app" aria-busy="true" />;
+  if (signedIn && backendUrl !== null && !viewReady) return <div class="app" aria-busy="true" />;
+  // The library when there is one (what a person opens the popup for), else the compose form.
+  const tab = chosenTab ?? (snapshot.tasks.length > 0 ? "tasks" : "compose");
   // A store build's first run: nothing works before the person names their backend.
   if (backendUrl === null)
     return (
@@ -67,6 +85,8 @@ export function App(props: { surface: "popup" | "sidepanel" }) {
       ) : (
         <SignedIn
           snapshot={snapshot}
+          surface={props.surface}
+          refreshing={refreshing}
           backendUrl={backendUrl}
           reconnecting={connection === "reconnecting"}
           onRetry={refresh}

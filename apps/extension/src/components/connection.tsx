@@ -1,6 +1,6 @@
-import { i18n } from "../lib/i18n.ts";
-import type { LiveStatus } from "../lib/messages.ts";
-import type { Snapshot } from "../lib/snapshot.ts";
+import { i18n } from "../lib/shared/i18n.ts";
+import type { LiveStatus } from "../lib/shared/messages.ts";
+import type { Snapshot } from "../lib/shared/snapshot.ts";
 
 /** What the header says about the link to the backend. */
 export type Connection = "live" | "connecting" | "reconnecting" | "offline" | "signed_out";

@@ -1,10 +1,10 @@
-import { i18n } from "../lib/i18n.ts";
+import { i18n } from "../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
-import type { Snapshot } from "../lib/snapshot.ts";
+import type { Snapshot } from "../lib/shared/snapshot.ts";
 import { Avatar } from "./avatar.tsx";
 import { type Connection, ConnectionStatus } from "./connection.tsx";
-import { canOpenSidePanel, openSidePanel } from "../lib/surface.ts";
+import { canOpenSidePanel, openSidePanel } from "../lib/views/surface.ts";
 
 export function Header(props: {
   snapshot: Snapshot;
@@ -23,6 +23,7 @@ export function Header(props: {
   const signedIn = snapshot.auth === "signed_in";
   const free = snapshot.quota?.available ?? null;
   const max = snapshot.quota?.max_concurrency ?? null;
+  const queued = snapshot.quota?.queued ?? 0;
   return (
     <header class="app-header">
       <div class="brand">
@@ -35,6 +36,7 @@ export function Header(props: {
       {signedIn && free !== null && max !== null ? (
         <span class={`pill ${free > 0 ? "plain" : "warn"}`} data-testid="quota">
           {i18n.t("state.quota", { available: free, max })}
+          {queued > 0 ? ` · ${i18n.t("state.queuedCount", { count: queued })}` : ""}
         </span>
       ) : null}
       {props.surface === "popup" && canOpenSidePanel() ? (

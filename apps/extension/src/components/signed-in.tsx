@@ -1,18 +1,19 @@
-import { i18n } from "../lib/i18n.ts";
+import { i18n } from "../lib/shared/i18n.ts";
 import { useEffect } from "preact/hooks";
-import { lazy } from "../lib/lazy.tsx";
-import { type Snapshot, activeCount } from "../lib/snapshot.ts";
+import { lazy } from "../lib/views/lazy.tsx";
+import { type Snapshot, activeCount } from "../lib/shared/snapshot.ts";
 import { ComposePanel } from "./compose/compose-panel.tsx";
 import { ConnectionLost } from "./connection.tsx";
 import { MiniPlayer } from "./player/mini-player.tsx";
 import { PlayerProvider } from "./player/player-context.tsx";
 import { Tabs } from "./tabs.tsx";
+import { TaskPanel } from "./tasks/task-panel.tsx";
 import "./panels.css";
 
 type TabId = "compose" | "tasks" | "account";
 
-// The first tab comes with this chunk; the others are fetched while the person looks at it.
-const TaskPanel = lazy(() => import("./tasks/task-panel.tsx").then((m) => m.TaskPanel));
+// The library and the compose form come with this chunk (the popup opens on one of them); the
+// account tab is fetched while the person looks at it.
 const AccountPanel = lazy(() => import("./account/account-panel.tsx").then((m) => m.AccountPanel));
 
 /**
@@ -21,6 +22,8 @@ const AccountPanel = lazy(() => import("./account/account-panel.tsx").then((m) =
  */
 export function SignedIn(props: {
   snapshot: Snapshot;
+  surface: "popup" | "sidepanel";
+  refreshing: boolean;
   backendUrl: string;
   reconnecting: boolean;
   onRetry: () => void;
@@ -30,7 +33,6 @@ export function SignedIn(props: {
   const { snapshot, tab, onTab } = props;
   useEffect(() => {
     // After the first tab has shown: switching tabs then waits for nothing.
-    TaskPanel.preload().catch(() => undefined);
     AccountPanel.preload().catch(() => undefined);
   }, []);
   const running = activeCount(snapshot.tasks);
@@ -47,31 +49,35 @@ export function SignedIn(props: {
 
   return (
     <PlayerProvider>
-      {props.reconnecting ? (
-        <ConnectionLost backendUrl={props.backendUrl} onRetry={props.onRetry} />
-      ) : null}
-      <Tabs label={i18n.t("app.tabs")} tabs={tabs} selected={tab} onSelect={onTab}>
-        {tab === "compose" ? (
-          <ComposePanel
-            snapshot={snapshot}
-            onSubmitted={() => {
-              onTab("tasks");
-            }}
-            onAccount={() => {
-              onTab("account");
-            }}
-          />
-        ) : tab === "tasks" ? (
-          <TaskPanel
-            snapshot={snapshot}
-            onCompose={() => {
-              onTab("compose");
-            }}
-          />
-        ) : (
-          <AccountPanel snapshot={snapshot} />
-        )}
-      </Tabs>
+      <main class="signed-in">
+        {props.reconnecting ? (
+          <ConnectionLost backendUrl={props.backendUrl} onRetry={props.onRetry} />
+        ) : null}
+        <Tabs label={i18n.t("app.tabs")} tabs={tabs} selected={tab} onSelect={onTab}>
+          {tab === "compose" ? (
+            <ComposePanel
+              snapshot={snapshot}
+              onSubmitted={() => {
+                onTab("tasks");
+              }}
+              onAccount={() => {
+                onTab("account");
+              }}
+            />
+          ) : tab === "tasks" ? (
+            <TaskPanel
+              snapshot={snapshot}
+              refreshing={props.refreshing}
+              wide={props.surface === "sidepanel"}
+              onCompose={() => {
+                onTab("compose");
+              }}
+            />
+          ) : (
+            <AccountPanel snapshot={snapshot} />
+          )}
+        </Tabs>
+      </main>
       <MiniPlayer />
     </PlayerProvider>
   );

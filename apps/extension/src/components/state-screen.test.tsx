@@ -1,6 +1,6 @@
 import { render, screen } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
-import { snapshotItem } from "../lib/storage.ts";
+import { snapshotItem } from "../lib/shared/storage.ts";
 import { startTestBackground } from "../testing/background.ts";
 import { fakeBackend, snapshot } from "../testing/fixtures.ts";
 import { useLocale } from "../testing/setup.ts";

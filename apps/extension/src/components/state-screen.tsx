@@ -1,9 +1,9 @@
-import { i18n } from "../lib/i18n.ts";
+import { i18n } from "../lib/shared/i18n.ts";
 import { useState } from "preact/hooks";
 import { browser } from "wxt/browser";
-import { send } from "../lib/messages.ts";
-import type { SignInProblem } from "../lib/snapshot.ts";
-import { rateLimitedText } from "../lib/wait-text.ts";
+import { send } from "../lib/shared/messages.ts";
+import type { SignInProblem } from "../lib/shared/snapshot.ts";
+import { rateLimitedText } from "../lib/views/wait-text.ts";
 
 /** The screens that replace the app when there is nothing else to show. */
 export type Screen = "signed_out" | "revoked" | "expired" | "unreachable";

@@ -2,7 +2,7 @@
 import { vi } from "vitest";
 import { startBackground } from "../lib/background/index.ts";
 import { sessionItem } from "../lib/background/session-store.ts";
-import { snapshotItem } from "../lib/storage.ts";
+import { snapshotItem } from "../lib/shared/storage.ts";
 import type { CacheStorageLike } from "../lib/background/audio-cache.ts";
 import { memoryCacheStorage } from "./cache-storage.ts";
 import { GRANT, USER, type fakeBackend, snapshot } from "./fixtures.ts";

@@ -1,8 +1,8 @@
 // Test-only data builders and a fake backend `fetch`.
-import type { Snapshot } from "../lib/snapshot.ts";
-import { EMPTY_SNAPSHOT } from "../lib/snapshot.ts";
-import type { Refusal } from "../lib/refusals.ts";
-import type { Me, Quota, SessionGrant, Task, User } from "../lib/types.ts";
+import type { Snapshot } from "../lib/shared/snapshot.ts";
+import { EMPTY_SNAPSHOT } from "../lib/shared/snapshot.ts";
+import type { Refusal } from "../lib/shared/refusals.ts";
+import type { Me, Quota, SessionGrant, Task, User } from "../lib/shared/types.ts";
 
 export const USER: User = {
   id: 1001,

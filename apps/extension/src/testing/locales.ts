@@ -18,4 +18,4 @@ export async function loadLocale(locale: Locale): Promise<Record<string, { messa
   return messages;
 }
 
-export { chromeGetMessage } from "../lib/chrome-messages.ts";
+export { chromeGetMessage } from "../lib/shared/chrome-messages.ts";

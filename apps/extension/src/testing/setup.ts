@@ -6,12 +6,12 @@ import { fakeBrowser } from "wxt/testing/fake-browser";
 import { chromeGetMessage, type Locale, loadLocale } from "./locales.ts";
 import { installDownloads } from "./downloads.ts";
 import { installPorts } from "./ports.ts";
-import { forgetWaveforms } from "../lib/use-waveform.ts";
-import { provideItems } from "../lib/stored-value.ts";
+import { forgetWaveforms } from "../lib/views/use-waveform.ts";
+import { provideItems } from "../lib/views/stored-value.ts";
 
 // What each page's entry does (mount.tsx): a value that needs migrating is read through
 // storage.ts. A fresh fake storage holds values WXT wrote without their version record.
-provideItems(() => import("../lib/storage.ts"));
+provideItems(() => import("../lib/shared/storage.ts"));
 
 /** The fakes of this test, for assertions (recreated before each test). */
 export const mocks = {} as {

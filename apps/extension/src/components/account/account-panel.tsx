@@ -1,7 +1,7 @@
-import { i18n } from "../../lib/i18n.ts";
-import { send } from "../../lib/messages.ts";
-import { refusalSentence } from "../../lib/refusals.ts";
-import type { Snapshot } from "../../lib/snapshot.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { refusalSentence } from "../../lib/shared/refusals.ts";
+import type { Snapshot } from "../../lib/shared/snapshot.ts";
 import { Avatar } from "../avatar.tsx";
 import { ConfirmButton } from "../confirm-button.tsx";
 import { Devices } from "./devices.tsx";

@@ -1,8 +1,8 @@
-import { i18n, uiLanguage } from "../../lib/i18n.ts";
+import { i18n, uiLanguage } from "../../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
-import { send } from "../../lib/messages.ts";
-import { deviceName, errorText } from "../../lib/texts.ts";
-import type { DeviceSession } from "../../lib/types.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { deviceName, errorText } from "../../lib/views/texts.ts";
+import type { DeviceSession } from "../../lib/shared/types.ts";
 import { ConfirmButton } from "../confirm-button.tsx";
 
 const date = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString(uiLanguage()) : "");

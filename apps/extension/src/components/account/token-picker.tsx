@@ -1,9 +1,9 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
-import { send } from "../../lib/messages.ts";
-import type { Snapshot } from "../../lib/snapshot.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { AccessToken } from "../../lib/types.ts";
+import { send } from "../../lib/shared/messages.ts";
+import type { Snapshot } from "../../lib/shared/snapshot.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { AccessToken } from "../../lib/shared/types.ts";
 
 /** Namespace (personal = login, or an organisation typed in) and the access token for tasks. */
 export function TokenPicker(props: { snapshot: Snapshot }) {

@@ -1,5 +1,5 @@
-import { i18n } from "../../lib/i18n.ts";
-import { numberText } from "../../lib/texts.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { numberText } from "../../lib/views/texts.ts";
 
 /**
  * How many characters a text field holds against its limit ("1,204 / 4,000"), and by how much it

@@ -6,7 +6,7 @@ import {
 } from "@overture/core/music";
 import { cleanup, fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
-import { composeDraftItem } from "../../lib/storage.ts";
+import { composeDraftItem } from "../../lib/shared/storage.ts";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, snapshot, task } from "../../testing/fixtures.ts";
 import { useLocale } from "../../testing/setup.ts";

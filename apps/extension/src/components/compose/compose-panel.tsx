@@ -1,11 +1,11 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { type ErrorCode, OvertureError } from "../../lib/errors.ts";
-import { send } from "../../lib/messages.ts";
-import { ADVANCED_FIELDS, type FieldName, PRESETS } from "../../lib/music-form.ts";
-import { type Snapshot, quotaFull } from "../../lib/snapshot.ts";
-import { errorText, fieldLabel, listOf, secondsText } from "../../lib/texts.ts";
-import { useCompose } from "../../lib/use-compose.ts";
+import { type ErrorCode, OvertureError } from "../../lib/shared/errors.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { ADVANCED_FIELDS, type FieldName, PRESETS } from "../../lib/views/music-form.ts";
+import { type Snapshot, quotaFull } from "../../lib/shared/snapshot.ts";
+import { errorText, fieldLabel, listOf, secondsText } from "../../lib/views/texts.ts";
+import { useCompose } from "../../lib/views/use-compose.ts";
 import { Field } from "./field.tsx";
 import { LyricTags } from "./lyric-tags.tsx";
 

@@ -1,8 +1,8 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { MUSIC_FIELDS } from "@overture/core/music";
-import { type FieldName, isBlank, numberDefault, sentLength } from "../../lib/music-form.ts";
-import type { DraftValue } from "../../lib/storage.ts";
-import { fieldLabel, numberText } from "../../lib/texts.ts";
+import { type FieldName, isBlank, numberDefault, sentLength } from "../../lib/views/music-form.ts";
+import type { DraftValue } from "../../lib/shared/storage.ts";
+import { fieldLabel, numberText } from "../../lib/views/texts.ts";
 import { CharCount } from "./char-count.tsx";
 
 export interface FieldProps {

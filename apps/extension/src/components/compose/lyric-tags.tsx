@@ -1,4 +1,4 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { lyricSections } from "@overture/core/music";
 
 /** The section tags core finds in the lyrics, in order, so the person sees the song's shape. */

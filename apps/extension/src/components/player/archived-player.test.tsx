@@ -128,9 +128,10 @@ function stubMedia() {
   return { play };
 }
 
+/** The side panel, whose rows draw their waveforms inline (the popup keeps to one row each). */
 async function openTaskList() {
-  const view = render(<App surface="popup" />);
-  fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+  const view = render(<App surface="sidepanel" />);
+  fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }, { timeout: 5_000 }));
   await expect.poll(() => screen.queryAllByTestId("play").length).toBe(TASKS.length);
   return view;
 }
@@ -145,18 +146,40 @@ const drawnWaveforms = () =>
   document.querySelectorAll('[data-testid="card-waveform"] canvas[data-state="drawn"]').length;
 
 describe("archived tracks: waveforms from the stored peaks, play streams the MP3", () => {
-  it("opens a list of 50 archived tracks with 0 audio bytes: only the peaks are asked for", async () => {
+  it("opens a list of 50 archived tracks with 0 audio bytes: peaks, and media links for the rows on screen", async () => {
     await signedIn({ tasks: TASKS });
     const calls = archiveBackend();
     startTestBackground(calls.backend);
-    stubVisibility(() => true);
+    const onScreen = new Set(["t1", "t2", "t3"]);
+    stubVisibility((element) => onScreen.has(element.getAttribute("data-task-id") ?? ""));
     stubMedia();
     await openTaskList();
-    await expect.poll(drawnWaveforms).toBe(50);
-    expect(calls.peaks()).toHaveLength(50);
+    await expect.poll(drawnWaveforms).toBe(3);
+    expect(calls.peaks()).toHaveLength(3);
+    // Play then starts from a link it has: the visible rows' links are asked for (no audio).
+    await expect.poll(() => calls.mediaLinks().length).toBe(3);
+    expect(
+      calls
+        .mediaLinks()
+        .map((url) => new URL(url).pathname)
+        .sort(),
+    ).toEqual(["/api/tasks/t1/media-link", "/api/tasks/t2/media-link", "/api/tasks/t3/media-link"]);
     expect(calls.audio()).toEqual([]);
-    expect(calls.mediaLinks()).toEqual([]);
     expect(document.querySelectorAll("audio")).toHaveLength(0);
+  });
+
+  it("plays from the link prepared for a visible row: the click asks nothing more", async () => {
+    await signedIn({ tasks: TASKS });
+    const calls = archiveBackend();
+    startTestBackground(calls.backend);
+    stubVisibility((element) => element.getAttribute("data-task-id") === "t2");
+    stubMedia();
+    await openTaskList();
+    await expect.poll(() => calls.mediaLinks().length).toBe(1);
+    fireEvent.click(within(card("t2")).getByTestId("play"));
+    await expect.poll(playerState).toBe("ready");
+    expect(document.querySelector("audio")?.getAttribute("src")).toBe(`${BACKEND}/media/token-1`);
+    expect(calls.mediaLinks()).toHaveLength(1);
   });
 
   it("asks for the waveforms of the cards on screen only, and the next ones as they come", async () => {
@@ -191,7 +214,7 @@ describe("archived tracks: waveforms from the stored peaks, play streams the MP3
     const first = await openTaskList();
     await expect.poll(drawnWaveforms).toBe(50);
     first.unmount();
-    const { forgetWaveforms } = await import("../../lib/use-waveform.ts");
+    const { forgetWaveforms } = await import("../../lib/views/use-waveform.ts");
     forgetWaveforms();
     await openTaskList();
     await expect.poll(drawnWaveforms).toBe(50);
@@ -297,7 +320,8 @@ describe("archived tracks: waveforms from the stored peaks, play streams the MP3
     // A second click seeks the playing track directly.
     fireEvent.click(waveform, { clientX: 150 });
     expect(audio.currentTime).toBe(180);
-    expect(calls.mediaLinks()).toHaveLength(1);
+    // One link per track (every row here is on screen and prepared its own), none asked twice.
+    expect(new Set(calls.mediaLinks()).size).toBe(calls.mediaLinks().length);
     expect(calls.audio()).toEqual([]);
   });
 

@@ -1,11 +1,11 @@
 import { createContext, type ComponentChildren } from "preact";
 import { useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { loadAudio } from "../../lib/audio-client.ts";
-import { warmAudioOutput } from "../../lib/audio-output.ts";
-import { send } from "../../lib/messages.ts";
-import { streamable } from "../../lib/format.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { Task } from "../../lib/types.ts";
+import { loadAudio } from "../../lib/views/audio-client.ts";
+import { warmAudioOutput } from "../../lib/views/audio-output.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { streamable } from "../../lib/shared/format.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { MediaLink, Task } from "../../lib/shared/types.ts";
 
 /**
  * The one player of a view. Nothing is fetched until the person presses play on a track. An
@@ -38,6 +38,12 @@ export interface Player extends PlayerState {
   prepare(task: Task): void;
   /** Moves the playhead of `task` to `fraction` (0–1), starting it first if it is not current. */
   seek(task: Task, fraction: number): void;
+  /** The list previous/next move in (the library as it is shown). */
+  setQueue(tasks: readonly Task[]): void;
+  /** Plays the previous (-1) or next (1) playable track of the list; false when there is none. */
+  step(direction: 1 | -1): boolean;
+  /** Whether there is a playable track before (-1) or after (1) the current one. */
+  canStep(direction: 1 | -1): boolean;
   close(): void;
   /** The single `<audio>` element; the mini-player attaches it. */
   audioRef: { current: HTMLAudioElement | null };
@@ -62,6 +68,10 @@ const IDLE: PlayerState = {
 
 const PlayerContext = createContext<Player | null>(null);
 
+/** A prepared media link is used while it has this long left (a track is rarely longer). */
+const LINK_MARGIN_MS = 10 * 60_000;
+const streamableOrFinished = (task: Task) => task.status === "success";
+
 export function PlayerProvider(props: { children: ComponentChildren }) {
   const [state, setStateOnly] = useState<PlayerState>(IDLE);
   // The latest state for the stable actions below (they are created once).
@@ -74,6 +84,9 @@ export function PlayerProvider(props: { children: ComponentChildren }) {
   // The load in flight: a later toggle or close makes an earlier answer stale.
   const generation = useRef(0);
   const pendingSeek = useRef<number | null>(null);
+  // Media links asked for ahead of a click (visible rows, a pointer on Play), by task.
+  const prepared = useRef(new Map<string, Promise<MediaLink>>());
+  const queue = useRef<readonly Task[]>([]);
 
   useEffect(() => {
     const src = state.src;
@@ -83,13 +96,35 @@ export function PlayerProvider(props: { children: ComponentChildren }) {
   }, [state.src]);
 
   const player = useMemo<Player>(() => {
+    /** Asks the background for a task's media link (it keeps them too), remembered here. */
+    const ask = (task: Task): Promise<MediaLink> => {
+      const link = send("audio/media-link", { id: task.id, format: "mp3" });
+      prepared.current.set(task.id, link);
+      // A failure is not kept: the next press asks again.
+      link.catch(() => prepared.current.delete(task.id));
+      return link;
+    };
+    /** The task's media link: the one prepared for it while it lasts, else a new request. */
+    const linkFor = (task: Task): Promise<MediaLink> => {
+      const known = prepared.current.get(task.id);
+      if (!known) return ask(task);
+      return known.then((link) =>
+        Date.parse(link.expires_at) - Date.now() > LINK_MARGIN_MS ? link : ask(task),
+      );
+    };
+    const playable = () => queue.current.filter(streamableOrFinished);
+    const neighbour = (direction: 1 | -1): Task | undefined => {
+      const list = playable();
+      const at = list.findIndex((task) => task.id === current.current.task?.id);
+      return at < 0 ? undefined : list[at + direction];
+    };
     const load = (task: Task, seekTo: number | null = null) => {
       const mine = ++generation.current;
       pendingSeek.current = seekTo;
       audioRef.current?.pause();
       setState({ ...IDLE, task, status: "loading", position: seekTo ?? 0 });
       const ready = streamable(task)
-        ? send("audio/media-link", { id: task.id, format: "mp3" }).then((link) => ({
+        ? linkFor(task).then((link) => ({
             mode: "stream" as const,
             blob: null,
             src: link.url,
@@ -130,9 +165,18 @@ export function PlayerProvider(props: { children: ComponentChildren }) {
       },
       prepare: (task) => {
         if (current.current.task?.id === task.id || !streamable(task)) return;
-        void send("audio/media-link", { id: task.id, format: "mp3" }).catch(() => undefined);
+        linkFor(task).catch(() => undefined);
         warmAudioOutput();
       },
+      setQueue: (tasks) => {
+        queue.current = tasks;
+      },
+      step: (direction) => {
+        const next = neighbour(direction);
+        if (next) load(next);
+        return next !== undefined;
+      },
+      canStep: (direction) => neighbour(direction) !== undefined,
       seek: (task, fraction) => {
         const to = Math.min(1, Math.max(0, fraction));
         const { task: playing, status } = current.current;

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { memoryCacheStorage } from "../../testing/cache-storage.ts";
 import { fakeBackend, task } from "../../testing/fixtures.ts";
+import { mergeTasks } from "../../lib/shared/snapshot.ts";
 import { App } from "../app.tsx";
 
 const FILES = "http://127.0.0.1:4010/files/";
@@ -59,7 +60,7 @@ class FakeOfflineAudioContext {
 /** Opens the view on its task list and waits until every finished track is listed. */
 async function openTaskList() {
   const view = render(<App surface="popup" />);
-  fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+  fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }, { timeout: 5_000 }));
   await expect.poll(() => screen.queryAllByTestId("play").length).toBe(TASKS.length);
   return view;
 }
@@ -167,7 +168,7 @@ describe("listening without waste", () => {
     await expect.poll(playerState).toBe("ready");
     fireEvent.play(theAudio());
     await expect.poll(() => play.getAttribute("aria-pressed")).toBe("true");
-    expect(play.textContent).toBe("Pause");
+    expect(play.getAttribute("aria-label")).toBe("Pause: track 1");
     Object.defineProperty(theAudio(), "paused", { value: false });
     fireEvent.click(play);
     expect(pause).toHaveBeenCalled();
@@ -200,7 +201,7 @@ describe("listening without waste", () => {
     startTestBackground(backend);
     const blobs = stubMedia();
     render(<App surface="popup" />);
-    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }));
+    fireEvent.click(await screen.findByRole("tab", { name: /Tasks/ }, { timeout: 5_000 }));
     fireEvent.click(await screen.findByTestId("play"));
     await expect.poll(playerState).toBe("ready");
     expect(blobs[0]?.size).toBe(4_000);
@@ -215,5 +216,92 @@ describe("listening without waste", () => {
     await expect.poll(playerState).toBe("ready");
     fireEvent.click(screen.getByRole("button", { name: "Close the player" }));
     expect(document.querySelector(".mini-player")).toBeNull();
+  });
+});
+
+describe("the player bar", () => {
+  /** Plays `id` until the bar is ready, with a length of `seconds`. */
+  async function playing(id: string, seconds = 100) {
+    fireEvent.click(within(card(id)).getByTestId("play"));
+    await expect.poll(playerState).toBe("ready");
+    Object.defineProperty(theAudio(), "duration", { configurable: true, value: seconds });
+    fireEvent.play(theAudio());
+    fireEvent.loadedMetadata(theAudio());
+    const bar = document.querySelector<HTMLElement>(".mini-player");
+    if (!bar) throw new Error("no player bar");
+    return bar;
+  }
+
+  it("shows no browser controls, and names nothing of it a waveform", async () => {
+    await signedIn({ tasks: TASKS });
+    startTestBackground(backendWithFiles(2_000).backend);
+    stubMedia();
+    await openTaskList();
+    const bar = await playing("t1");
+    expect(theAudio().controls).toBe(false);
+    expect(theAudio().getAttribute("aria-label")).toBeNull();
+    const names = [...bar.querySelectorAll("[aria-label]")].map((e) =>
+      e.getAttribute("aria-label"),
+    );
+    expect(names.filter((name) => /waveform/i.test(name ?? ""))).toEqual([]);
+    expect(within(bar).getByRole("slider", { name: "Position in track 1" })).toBeTruthy();
+    expect(within(bar).getByRole("button", { name: "Pause: track 1" })).toBeTruthy();
+  });
+
+  it("plays and pauses with Space from anywhere in the bar but its buttons", async () => {
+    await signedIn({ tasks: TASKS });
+    startTestBackground(backendWithFiles(2_000).backend);
+    stubMedia();
+    const pause = vi.spyOn(HTMLMediaElement.prototype, "pause").mockImplementation(() => undefined);
+    await openTaskList();
+    const bar = await playing("t1");
+    Object.defineProperty(theAudio(), "paused", { configurable: true, value: false });
+    pause.mockClear();
+    fireEvent.keyDown(within(bar).getByRole("slider"), { key: " " });
+    expect(pause).toHaveBeenCalledTimes(1);
+    // A button's own Space presses the button: the bar does not toggle on top of it.
+    fireEvent.keyDown(within(bar).getByRole("button", { name: "Close the player" }), { key: " " });
+    expect(pause).toHaveBeenCalledTimes(1);
+  });
+
+  it("moves 5 s with the arrow keys", async () => {
+    await signedIn({ tasks: TASKS });
+    startTestBackground(backendWithFiles(2_000).backend);
+    stubMedia();
+    await openTaskList();
+    const bar = await playing("t1", 100);
+    theAudio().currentTime = 50;
+    fireEvent.timeUpdate(theAudio());
+    fireEvent.keyDown(bar.querySelector(".title") ?? bar, { key: "ArrowRight" });
+    expect(theAudio().currentTime).toBeCloseTo(55);
+    fireEvent.keyDown(within(bar).getByRole("slider"), { key: "ArrowLeft" });
+    expect(theAudio().currentTime).toBeCloseTo(50);
+  });
+
+  it("plays the next and the previous track of the list", async () => {
+    await signedIn({ tasks: TASKS });
+    startTestBackground(backendWithFiles(2_000).backend);
+    stubMedia();
+    await openTaskList();
+    const ids = () =>
+      [...document.querySelectorAll("li.task")].map((row) => row.getAttribute("data-task-id"));
+    const current = () => document.querySelector(".mini-player")?.getAttribute("data-task-id");
+    // The list as the background keeps it (its order), once the view shows it so.
+    const known = mergeTasks([], TASKS).map((t) => t.id);
+    await expect.poll(ids).toEqual(known);
+    const order = ids();
+    await playing(order[1] ?? "");
+    fireEvent.click(screen.getByRole("button", { name: "Next track" }));
+    await expect.poll(current).toBe(order[2]);
+    fireEvent.click(screen.getByRole("button", { name: "Previous track" }));
+    await expect.poll(current).toBe(order[1]);
+    fireEvent.click(screen.getByRole("button", { name: "Previous track" }));
+    await expect.poll(current).toBe(order[0]);
+    // The first of the list has nothing before it.
+    await expect
+      .poll(
+        () => screen.getByRole<HTMLButtonElement>("button", { name: "Previous track" }).disabled,
+      )
+      .toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "preact/hooks";
-import { i18n } from "../../lib/i18n.ts";
-import { drawPeaks } from "../../lib/peaks.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { drawPeaks } from "../../lib/shared/peaks.ts";
 
 /** Seconds an arrow key moves the playhead. */
 const KEY_STEP_SECONDS = 5;
@@ -18,8 +18,10 @@ export function WaveformBar(props: {
   onSeek: (fraction: number) => void;
   disabled?: boolean;
   testId?: string;
-  /** Which track it is, where several waveforms share a view (the default names none). */
+  /** What it moves in which track ("Position in …"), where several share a view. */
   label?: string;
+  /** The position in words ("0:06 / 0:08"), read instead of a percentage. */
+  valueText?: string;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const { bars, position, duration, onSeek, disabled = false } = props;
@@ -44,11 +46,12 @@ export function WaveformBar(props: {
 
   return (
     <div
-      class="waveform-box"
+      class={`waveform-box${bars ? "" : " skeleton"}`}
       role="slider"
       data-testid={props.testId}
       tabIndex={disabled ? -1 : 0}
-      aria-label={props.label ?? i18n.t("result.waveform")}
+      aria-label={props.label ?? i18n.t("result.seek")}
+      aria-valuetext={props.valueText === "" ? undefined : props.valueText}
       aria-disabled={disabled}
       aria-valuemin={0}
       aria-valuemax={100}

@@ -1,11 +1,11 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
-import { originPattern, parseBackendUrl } from "../../lib/backend-url.ts";
-import { OvertureError } from "../../lib/errors.ts";
-import { send } from "../../lib/messages.ts";
-import { backendUrl } from "../../lib/storage.ts";
-import { errorText } from "../../lib/texts.ts";
+import { originPattern, parseBackendUrl } from "../../lib/shared/backend-url.ts";
+import { OvertureError } from "../../lib/shared/errors.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { backendUrl } from "../../lib/shared/storage.ts";
+import { errorText } from "../../lib/views/texts.ts";
 
 /**
  * The backend address. Saving asks for host permission first, in the click itself (browsers

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
-import { i18n } from "../../lib/i18n.ts";
-import { LANGUAGES, type Preferences, THEMES, preferencesItem } from "../../lib/storage.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { LANGUAGES, type Preferences, THEMES, preferencesItem } from "../../lib/shared/storage.ts";
 
 // Each language is named in itself, whatever language the page is in.
 const LANGUAGE_NAMES: Record<Exclude<Preferences["language"], "auto">, string> = {

@@ -1,7 +1,7 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
-import { type RedirectUrls, redirectUrls } from "../../lib/redirect-urls.ts";
+import { type RedirectUrls, redirectUrls } from "../../lib/views/redirect-urls.ts";
 
 /** The exact redirect URLs the backend must allow, for Chrome and for Firefox. */
 export function RedirectUrlList() {

@@ -1,11 +1,11 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
-import { send } from "../../lib/messages.ts";
-import type { Snapshot } from "../../lib/snapshot.ts";
-import { errorText } from "../../lib/texts.ts";
+import { send } from "../../lib/shared/messages.ts";
+import type { Snapshot } from "../../lib/shared/snapshot.ts";
+import { errorText } from "../../lib/views/texts.ts";
 import { ConfirmButton } from "../confirm-button.tsx";
 import { WebhookStatus } from "./webhook-status.tsx";
-import type { WebhookSecretStatus } from "../../lib/types.ts";
+import type { WebhookSecretStatus } from "../../lib/shared/types.ts";
 
 /**
  * The webhook secret of one account (personal or an organisation). Write-only: the field is

@@ -1,8 +1,8 @@
-import { i18n, uiLanguage } from "../../lib/i18n.ts";
+import { i18n, uiLanguage } from "../../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
-import { send } from "../../lib/messages.ts";
-import { type Refusal, refusalSentence } from "../../lib/refusals.ts";
-import type { WebhookSecretStatus } from "../../lib/types.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { type Refusal, refusalSentence } from "../../lib/shared/refusals.ts";
+import type { WebhookSecretStatus } from "../../lib/shared/types.ts";
 
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(uiLanguage()) : "");
 

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/preact";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { backendUrl, backendUrlItem } from "../../lib/storage.ts";
+import { backendUrl, backendUrlItem } from "../../lib/shared/storage.ts";
 import { REDIRECT, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json } from "../../testing/fixtures.ts";
 import { mocks, useLocale } from "../../testing/setup.ts";

@@ -1,11 +1,11 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { useEffect, useState } from "preact/hooks";
 import { browser } from "wxt/browser";
-import { originPattern, parseBackendUrl } from "../../lib/backend-url.ts";
-import { OvertureError } from "../../lib/errors.ts";
-import { send } from "../../lib/messages.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { BackendReadiness } from "../../lib/types.ts";
+import { originPattern, parseBackendUrl } from "../../lib/shared/backend-url.ts";
+import { OvertureError } from "../../lib/shared/errors.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { BackendReadiness } from "../../lib/shared/types.ts";
 
 /** This browser's values the backend must allow: its sign-in redirect URL and its origin. */
 export function allowList(): { redirect: string; origin: string } {
@@ -83,7 +83,7 @@ export function BackendSetup() {
 
   return (
     <section class="state stack" aria-labelledby="setup-title" data-screen="setup">
-      <h2 id="setup-title">{i18n.t("setup.title")}</h2>
+      <h1 id="setup-title">{i18n.t("setup.title")}</h1>
       <p>{i18n.t("setup.body")}</p>
       <form class="stack" onSubmit={test}>
         <div class="field">
@@ -123,8 +123,8 @@ export function BackendSetup() {
         </p>
       ) : null}
       {values ? (
-        <div class="card stack" data-testid="allow-list">
-          <h3>{i18n.t("setup.allowTitle")}</h3>
+        <div class="card stack allow" data-testid="allow-list">
+          <h2>{i18n.t("setup.allowTitle")}</h2>
           <p class="small muted">{i18n.t("setup.allowHelp")}</p>
           <dl class="allow-list">
             <dt>{i18n.t("setup.redirect")}</dt>

@@ -4,7 +4,7 @@ import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { useLocale } from "../../testing/setup.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
-import { TaskItem } from "./task-item.tsx";
+import { TrackRow } from "./track-row.tsx";
 
 const NOW = Date.parse("2025-01-01T10:03:05.000Z");
 const running = task({ status: "in_progress" });
@@ -27,7 +27,7 @@ function show(answer: object, status = 200, now = NOW) {
   startTestBackground(backend);
   const view = render(
     <ul>
-      <TaskItem task={running} now={now} />
+      <TrackRow task={running} now={now} />
     </ul>,
     { wrapper: PlayerProvider },
   );
@@ -51,13 +51,13 @@ describe("the estimate of time left on a running task", () => {
     await expect.poll(line).toContain("about 1:00 to 3:35 left");
     view.rerender(
       <ul>
-        <TaskItem task={running} now={NOW + 100_000} />
+        <TrackRow task={running} now={NOW + 100_000} />
       </ul>,
     );
     expect(line()).toContain("about 0:00 to 1:55 left");
     view.rerender(
       <ul>
-        <TaskItem task={running} now={NOW + 300_000} />
+        <TrackRow task={running} now={NOW + 300_000} />
       </ul>,
     );
     expect(line()).toBe("8:05 elapsed · taking longer than your similar tasks usually do");
@@ -79,14 +79,14 @@ describe("the estimate of time left on a running task", () => {
     startTestBackground(backend);
     render(
       <ul>
-        <TaskItem
+        <TrackRow
           task={task({ status: "success", finished_at: "2025-01-01T10:02:00.000Z" })}
           now={NOW}
         />
       </ul>,
       { wrapper: PlayerProvider },
     );
-    expect(line()).toBe("Took 2:00");
+    expect(screen.queryByTestId("task-time")).toBeNull();
     expect(backend.calls("GET", "/api/tasks/t1/estimate")).toHaveLength(0);
   });
 

@@ -1,9 +1,9 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import {
   LIBRARY_FILTERS,
   LIBRARY_SORT_ORDERS,
   type LibraryQuery,
-} from "../../lib/library-query.ts";
+} from "../../lib/shared/library-query.ts";
 
 /** Search box, filter and sort above the task list. */
 export function LibraryBar(props: { query: LibraryQuery; onChange: (next: LibraryQuery) => void }) {
@@ -13,7 +13,7 @@ export function LibraryBar(props: { query: LibraryQuery; onChange: (next: Librar
       <input
         type="search"
         aria-label={i18n.t("library.search")}
-        placeholder={i18n.t("library.search")}
+        placeholder={i18n.t("library.searchShort")}
         value={query.q}
         onInput={(event) => {
           onChange({ ...query, q: event.currentTarget.value });

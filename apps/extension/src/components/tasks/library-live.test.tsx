@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
-import type { Snapshot } from "../../lib/snapshot.ts";
+import type { Snapshot } from "../../lib/shared/snapshot.ts";
 import { settleAsync, signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, snapshot, task } from "../../testing/fixtures.ts";
 import { PlayerProvider } from "../player/player-context.tsx";

@@ -4,7 +4,7 @@ import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { useLocale } from "../../testing/setup.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
-import { TaskItem } from "./task-item.tsx";
+import { TrackRow } from "./track-row.tsx";
 
 const NOW = Date.parse("2025-01-01T10:03:05.000Z");
 const done = task({ status: "success", finished_at: "2025-01-01T10:02:00.000Z" });
@@ -20,6 +20,12 @@ const share = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** Opens the row's "⋯" menu and chooses `item`. */
+function choose(item: string, more = "More actions: lofi piano") {
+  fireEvent.click(screen.getByRole("button", { name: more }));
+  fireEvent.click(screen.getByRole("menuitem", { name: item }));
+}
+
 function open(routes = {}) {
   const backend = fakeBackend({
     "GET /api/tasks/t1/shares": () => json({ shares: [share()] }),
@@ -28,7 +34,7 @@ function open(routes = {}) {
   startTestBackground(backend);
   render(
     <ul>
-      <TaskItem task={done} now={NOW} />
+      <TrackRow task={done} now={NOW} />
     </ul>,
     { wrapper: PlayerProvider },
   );
@@ -39,11 +45,26 @@ describe("sharing a track", () => {
   it("is offered on a successful track only", () => {
     const { unmount } = render(
       <ul>
-        <TaskItem task={task({ status: "failure" })} now={NOW} />
+        <TrackRow task={task({ status: "failure" })} now={NOW} />
       </ul>,
+      { wrapper: PlayerProvider },
     );
-    expect(screen.queryByRole("button", { name: /^Share/ })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "More actions: lofi piano" }));
+    expect(screen.queryByRole("menuitem", { name: /^Share/ })).toBeNull();
     unmount();
+  });
+
+  it("opens in a sheet named after the track, and Escape gives the focus back to the menu button", async () => {
+    await signedIn({ tasks: [done] });
+    open();
+    choose("Share…");
+    const sheet = screen.getByRole("dialog", { name: "Share “lofi piano”" });
+    expect(within(sheet).getByTestId("share-panel")).toBeTruthy();
+    fireEvent(sheet, new Event("cancel", { cancelable: true }));
+    await expect.poll(() => screen.queryByRole("dialog")).toBeNull();
+    await expect
+      .poll(() => document.activeElement)
+      .toBe(screen.getByRole("button", { name: "More actions: lofi piano" }));
   });
 
   it("creates a link with the chosen expiry and text, shows it once and copies it", async () => {
@@ -54,14 +75,14 @@ describe("sharing a track", () => {
       "POST /api/tasks/t1/shares": () =>
         json(share({ id: "s2", url: "http://127.0.0.1/s/tok", include_text: true }), 201),
     });
-    fireEvent.click(screen.getByRole("button", { name: "Share: lofi piano" }));
+    choose("Share…");
     fireEvent.change(screen.getByRole("combobox", { name: "Link expires after" }), {
       target: { value: "30d" },
     });
     fireEvent.click(screen.getByRole("checkbox", { name: "Show the prompt and lyrics" }));
     fireEvent.click(screen.getByRole("button", { name: "Create link: lofi piano" }));
-    const link = await screen.findByRole<HTMLInputElement>("textbox", { name: "Share link" });
-    expect(link.value).toBe("http://127.0.0.1/s/tok");
+    const link = await screen.findByTestId("share-url");
+    expect(link.textContent).toBe("http://127.0.0.1/s/tok");
     expect(await backend.calls("POST", "/api/tasks/t1/shares")[0]?.json()).toEqual({
       expires_in: "30d",
       include_text: true,
@@ -79,7 +100,7 @@ describe("sharing a track", () => {
       "DELETE /api/shares/s1": () =>
         json(share({ status: "revoked", revoked_at: "2025-01-01T10:04:00.000Z" })),
     });
-    fireEvent.click(screen.getByRole("button", { name: "Share: lofi piano" }));
+    choose("Share…");
     const list = await screen.findByRole("list", { name: "Links to this track" });
     expect(list.textContent).toContain("Active, never expires");
     fireEvent.click(
@@ -93,7 +114,7 @@ describe("sharing a track", () => {
     await useLocale("zh_CN");
     await signedIn({ tasks: [done] });
     open();
-    fireEvent.click(screen.getByRole("button", { name: "分享：lofi piano" }));
+    choose("分享…", "更多操作：lofi piano");
     expect(await screen.findByText("有效，永不过期")).toBeTruthy();
     expect(screen.getByRole("option", { name: "30 天" })).toBeTruthy();
   });
@@ -105,7 +126,7 @@ describe("sharing a track", () => {
       "GET /api/tasks/t1/shares": () =>
         json({ shares: [share(), share({ id: "s2", include_text: true })] }),
     });
-    fireEvent.click(screen.getByRole("button", { name: "分享：lofi piano" }));
+    choose("分享…", "更多操作：lofi piano");
     const list = await screen.findByRole("list", { name: "此曲目的链接" });
     const names = within(list)
       .getAllByRole("button")

@@ -1,17 +1,17 @@
 import { useEffect, useState } from "preact/hooks";
-import { i18n } from "../../lib/i18n.ts";
-import { send } from "../../lib/messages.ts";
-import { taskTitle } from "../../lib/format.ts";
-import { SHARE_EXPIRY_CHOICES } from "../../lib/share-expiry.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { Share, ShareExpiry, Task } from "../../lib/types.ts";
+import { i18n, uiLanguage } from "../../lib/shared/i18n.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { taskTitle } from "../../lib/shared/format.ts";
+import { SHARE_EXPIRY_CHOICES } from "../../lib/views/share-expiry.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { Share, ShareExpiry, Task } from "../../lib/shared/types.ts";
 
 /** A link's state in words: active until when, expired, or revoked. */
 function shareState(share: Share): string {
   if (share.status === "revoked") return i18n.t("share.revoked");
   if (share.status === "expired") return i18n.t("share.expired");
   return share.expires_at
-    ? i18n.t("share.activeUntil", { date: new Date(share.expires_at).toLocaleString() })
+    ? i18n.t("share.activeUntil", { date: new Date(share.expires_at).toLocaleString(uiLanguage()) })
     : i18n.t("share.activeForever");
 }
 
@@ -104,6 +104,7 @@ export function SharePanel(props: { task: Task }) {
         </label>
         <button
           type="button"
+          data-testid="create-share"
           aria-label={i18n.t("share.createTrack", { title })}
           onClick={create}
           disabled={busy}
@@ -112,8 +113,11 @@ export function SharePanel(props: { task: Task }) {
         </button>
       </div>
       {created ? (
-        <div class="row">
-          <input type="text" readOnly value={created} aria-label={i18n.t("share.link")} />
+        <div class="stack share-made">
+          <p class="share-url">
+            <span class="visually-hidden">{i18n.t("share.link")}: </span>
+            <code data-testid="share-url">{created}</code>
+          </p>
           <button
             type="button"
             aria-label={

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, snapshot, task } from "../../testing/fixtures.ts";
 import { useLocale } from "../../testing/setup.ts";
-import type { Task } from "../../lib/types.ts";
+import type { Task } from "../../lib/shared/types.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
 import { TaskPanel } from "./task-panel.tsx";
 

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { useLocale } from "../../testing/setup.ts";
-import type { Task } from "../../lib/types.ts";
+import type { Task } from "../../lib/shared/types.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
-import { TaskItem } from "./task-item.tsx";
+import { TrackRow } from "./track-row.tsx";
 
 const NOW = Date.parse("2025-01-01T10:03:05.000Z");
 const CHANGED = "2025-01-01T10:04:00.000Z";
@@ -15,10 +15,16 @@ const done = (overrides: Partial<Task> = {}) =>
 const show = (t: Task, onDeleted?: () => void) =>
   render(
     <ul>
-      <TaskItem task={t} now={NOW} onDeleted={onDeleted} />
+      <TrackRow task={t} now={NOW} onDeleted={onDeleted} />
     </ul>,
     { wrapper: PlayerProvider },
   );
+
+/** Opens the row's "⋯" menu and chooses `item`. */
+function choose(item: string, title = "lofi piano") {
+  fireEvent.click(screen.getByRole("button", { name: `More actions: ${title}` }));
+  fireEvent.click(screen.getByRole("menuitem", { name: item }));
+}
 
 async function patched(backend: ReturnType<typeof fakeBackend>) {
   await expect.poll(() => backend.calls("PATCH", "/api/tasks/t1").length).toBe(1);
@@ -29,7 +35,7 @@ describe("library actions on a finished task", () => {
   it("has none while the task runs", () => {
     show(task({ status: "in_progress" }));
     expect(screen.queryByRole("button", { name: /^Favourite/ })).toBeNull();
-    expect(screen.queryByRole("button", { name: /^Delete/ })).toBeNull();
+    expect(screen.queryByRole("button", { name: /^More actions/ })).toBeNull();
   });
 
   it("favourites a track, and shows a favourite as pressed", async () => {
@@ -58,7 +64,7 @@ describe("library actions on a finished task", () => {
     });
     startTestBackground(backend);
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
+    choose("Rename");
     const input = screen.getByRole<HTMLInputElement>("textbox", { name: "Title" });
     expect(input.value).toBe("lofi piano");
     fireEvent.input(input, { target: { value: "  Night " } });
@@ -67,17 +73,17 @@ describe("library actions on a finished task", () => {
     await expect.poll(() => screen.queryByRole("textbox", { name: "Title" })).toBeNull();
   });
 
-  it("gives the keyboard focus back to Rename when a rename ends", async () => {
+  it("gives the keyboard focus back to the row's menu button when a rename ends", async () => {
     await signedIn({ tasks: [done()] });
     startTestBackground(fakeBackend());
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
+    choose("Rename");
     const input = screen.getByRole("textbox", { name: "Title" });
     await expect.poll(() => document.activeElement).toBe(input);
     fireEvent.keyDown(input, { key: "Escape" });
     await expect
       .poll(() => document.activeElement)
-      .toBe(screen.getByRole("button", { name: "Rename: lofi piano" }));
+      .toBe(screen.getByRole("button", { name: "More actions: lofi piano" }));
   });
 
   it("gives up a rename on Escape without asking the backend", async () => {
@@ -85,7 +91,7 @@ describe("library actions on a finished task", () => {
     const backend = fakeBackend();
     startTestBackground(backend);
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
+    choose("Rename");
     const input = screen.getByRole("textbox", { name: "Title" });
     fireEvent.input(input, { target: { value: "Other" } });
     fireEvent.keyDown(input, { key: "Escape" });
@@ -99,7 +105,7 @@ describe("library actions on a finished task", () => {
     const backend = fakeBackend();
     startTestBackground(backend);
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
+    choose("Rename");
     const input = screen.getByRole("textbox", { name: "Title" });
     fireEvent.input(input, { target: { value: "   " } });
     fireEvent.keyDown(input, { key: "Enter" });
@@ -118,7 +124,7 @@ describe("library actions on a finished task", () => {
     });
     startTestBackground(backend);
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
+    choose("Rename");
     const input = screen.getByRole("textbox", { name: "Title" });
     fireEvent.input(input, { target: { value: title } });
     fireEvent.keyDown(input, { key: "Enter" });
@@ -131,7 +137,7 @@ describe("library actions on a finished task", () => {
       fakeBackend({ "PATCH /api/tasks/t1": () => json({ error: "not_found", message: "x" }, 404) }),
     );
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Rename: lofi piano" }));
+    choose("Rename");
     fireEvent.keyDown(screen.getByRole("textbox", { name: "Title" }), { key: "Enter" });
     await expect.poll(() => screen.queryByRole("alert")?.textContent).toBe("Not found.");
     expect(screen.getByRole("textbox", { name: "Title" })).toBeTruthy();
@@ -147,29 +153,30 @@ describe("library actions on a finished task", () => {
     startTestBackground(backend);
     const told: unknown[] = [];
     show(done(), () => told.push("deleted"));
-    fireEvent.click(screen.getByRole("button", { name: "Delete: lofi piano" }));
+    choose("Delete…");
     expect(backend.calls("DELETE", "/api/tasks/t1")).toHaveLength(0);
     fireEvent.click(screen.getByRole("button", { name: "Keep" }));
-    fireEvent.click(screen.getByRole("button", { name: "Delete: lofi piano" }));
-    fireEvent.click(within(screen.getByRole("group")).getByRole("button", { name: "Delete" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    choose("Delete…");
+    fireEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Delete" }));
     await expect.poll(() => told).toEqual(["deleted"]);
     expect(backend.calls("DELETE", "/api/tasks/t1")).toHaveLength(1);
   });
 
-  it("names the delete confirmation after the track, in English and Chinese", async () => {
+  it("asks about the track by its title before a delete, in English and Chinese", async () => {
     const { unmount } = show(done());
-    fireEvent.click(screen.getByRole("button", { name: "Delete: lofi piano" }));
+    choose("Delete…");
+    const dialog = screen.getByRole("dialog", { name: "Delete this track?" });
     expect(
-      screen.getByRole("group", {
-        name: "Delete “lofi piano”? Its archived audio is removed too.",
-      }),
+      within(dialog).getByText("Delete “lofi piano”? Its archived audio is removed too."),
     ).toBeTruthy();
     unmount();
     await useLocale("zh_CN");
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "删除：lofi piano" }));
+    fireEvent.click(screen.getByRole("button", { name: "更多操作：lofi piano" }));
+    fireEvent.click(screen.getByRole("menuitem", { name: "删除…" }));
     expect(
-      screen.getByRole("group", { name: "删除“lofi piano”？其归档音频也会被删除。" }),
+      within(screen.getByRole("dialog")).getByText("删除“lofi piano”？其归档音频也会被删除。"),
     ).toBeTruthy();
   });
 
@@ -182,10 +189,62 @@ describe("library actions on a finished task", () => {
       }),
     );
     show(done());
-    fireEvent.click(screen.getByRole("button", { name: "删除：lofi piano" }));
-    fireEvent.click(within(screen.getByRole("group")).getByRole("button", { name: "删除" }));
+    fireEvent.click(screen.getByRole("button", { name: "更多操作：lofi piano" }));
+    fireEvent.click(screen.getByRole("menuitem", { name: "删除…" }));
+    fireEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "删除" }));
     await expect
       .poll(() => screen.queryByRole("alert")?.textContent)
       .toBe("该任务仍在运行：请先取消，再删除。");
+  });
+});
+
+describe("the row's menu from the keyboard (the menu button pattern)", () => {
+  const items = () => screen.getAllByRole("menuitem");
+
+  it("opens on Enter with the first item focused, and moves with the arrows, Home and End", async () => {
+    show(done());
+    const button = screen.getByRole("button", { name: "More actions: lofi piano" });
+    fireEvent.click(button);
+    expect(button.getAttribute("aria-expanded")).toBe("true");
+    await expect.poll(() => document.activeElement).toBe(items()[0]);
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(items()[1]);
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: "End" });
+    expect(document.activeElement).toBe(items().at(-1));
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(items()[0]);
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: "ArrowUp" });
+    expect(document.activeElement).toBe(items().at(-1));
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: "Home" });
+    expect(document.activeElement).toBe(items()[0]);
+  });
+
+  it("closes on Escape and gives the focus back to its button", async () => {
+    show(done());
+    const button = screen.getByRole("button", { name: "More actions: lofi piano" });
+    fireEvent.click(button);
+    await expect.poll(() => document.activeElement).toBe(items()[0]);
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: "Escape" });
+    expect(screen.queryByRole("menu")).toBeNull();
+    expect(document.activeElement).toBe(button);
+    expect(button.getAttribute("aria-expanded")).toBe("false");
+  });
+
+  it("opens from the arrow keys on its button too", async () => {
+    show(done());
+    fireEvent.keyDown(screen.getByRole("button", { name: "More actions: lofi piano" }), {
+      key: "ArrowDown",
+    });
+    await expect.poll(() => document.activeElement).toBe(items()[0]);
+  });
+
+  it("does nothing for a disabled item: the MP3 of a track not archived yet", () => {
+    show(task({ status: "success", finished_at: "2025-01-01T10:00:03.000Z" }));
+    fireEvent.click(screen.getByRole("button", { name: "More actions: lofi piano" }));
+    const mp3 = screen.getByRole("menuitem", { name: /^Download MP3/ });
+    expect(mp3.getAttribute("aria-disabled")).toBe("true");
+    expect(mp3.textContent).toBe("Download MP3 · once archived");
+    fireEvent.click(mp3);
+    expect(screen.getByRole("menu")).toBeTruthy();
   });
 });

@@ -3,16 +3,24 @@ import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, task } from "../../testing/fixtures.ts";
 import { useLocale } from "../../testing/setup.ts";
-import { composeDraftItem, snapshotItem } from "../../lib/storage.ts";
-import type { Task } from "../../lib/types.ts";
+import { composeDraftItem, snapshotItem } from "../../lib/shared/storage.ts";
+import type { Task } from "../../lib/shared/types.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
-import { TaskItem } from "./task-item.tsx";
+import { TrackRow } from "./track-row.tsx";
 
 const NOW = Date.parse("2025-01-01T10:03:05.000Z");
 const done = task({
   status: "success",
   finished_at: "2025-01-01T10:02:00.000Z",
-  params: { prompt: "lofi piano", lyrics: "[verse]\nla la", duration: 30, infer_step: 60 },
+  params: {
+    prompt: "lofi piano",
+    lyrics: "[verse]\nla la",
+    duration: 30,
+    infer_steps: 60,
+    use_erg_tag: true,
+    omega_scale: 10,
+    lora_name: "",
+  },
 });
 const DETAILS = {
   task: done,
@@ -34,35 +42,78 @@ function open(details: unknown = DETAILS, routes = {}, status = 200) {
   const composed: string[] = [];
   render(
     <ul>
-      <TaskItem task={done} now={NOW} onCompose={() => composed.push("compose")} />
+      <TrackRow task={done} now={NOW} onCompose={() => composed.push("compose")} />
     </ul>,
     { wrapper: PlayerProvider },
   );
-  fireEvent.click(screen.getByRole("button", { name: "Details: lofi piano" }));
+  choose("Details");
   return { backend, composed };
 }
 
 const text = () => screen.getByTestId("task-details").textContent;
 
+/** Opens the row's "⋯" menu and chooses `item`. */
+function choose(item: string, more = "More actions: lofi piano") {
+  fireEvent.click(screen.getByRole("button", { name: more }));
+  fireEvent.click(screen.getByRole("menuitem", { name: item }));
+}
+
+/** The rows of one group of the details: each label with its value. */
+const rowsOf = (heading: string): [string, string][] => {
+  const section = screen.getByRole("heading", { name: heading }).closest("section, details");
+  return [...(section?.querySelectorAll("dl > div") ?? [])].map((row) => [
+    row.querySelector("dt")?.textContent ?? "",
+    row.querySelector("dd")?.textContent ?? "",
+  ]);
+};
+const groupOf = (heading: string): Record<string, string> => Object.fromEntries(rowsOf(heading));
+
 describe("a task's details", () => {
-  it("lists every parameter, the lyrics, durations, timings, cost and platform id", async () => {
+  it("tells the track in a person's words first: style, lyrics, length", async () => {
     await signedIn({ tasks: [done] });
     open();
-    await expect.poll(() => screen.queryByText("Platform task id")).not.toBeNull();
-    for (const part of [
-      "promptlofi piano",
-      "duration30",
-      "infer_step60",
-      "Lyrics[verse]\nla la",
-      "0:30 requested · 0:29 actual",
-      "0:01 waiting · 1:59 generating · 2:00 in all",
-      "Cost0.2 CNY",
-      "Platform task idp1",
-    ])
-      expect(text()).toContain(part);
+    await screen.findByRole("heading", { name: "The track" });
+    expect(rowsOf("The track")).toEqual([
+      ["Style", "lofi piano"],
+      ["Lyrics", "[verse]\nla la"],
+      ["Length", "0:29 (0:30 asked for)"],
+    ]);
   });
 
-  it("leaves the cost out when the platform gave none, and says what is unknown, in Chinese", async () => {
+  it("tells how it was made: when, how long it took, what it cost", async () => {
+    await signedIn({ tasks: [done] });
+    open();
+    await screen.findByRole("heading", { name: "How it was made" });
+    const made = groupOf("How it was made");
+    expect(made.Took).toBe("1:59 generating · 0:01 waiting · 2:00 in all");
+    expect(made.Cost).toBe("0.2 CNY");
+    expect(made.Made).toMatch(/2025/);
+    expect(made.Seeds).toBeUndefined();
+  });
+
+  it("folds the engine's settings away, under the compose form's labels, with the platform's id", async () => {
+    await signedIn({ tasks: [done] });
+    open();
+    const engine = await screen.findByText("Engine settings");
+    expect(engine.closest("details")?.open).toBe(false);
+    const rows: Record<string, string> = Object.fromEntries(
+      [...(engine.closest("details")?.querySelectorAll("dl > div") ?? [])].map((row) => [
+        row.querySelector("dt")?.textContent ?? "",
+        row.querySelector("dd")?.textContent ?? "",
+      ]),
+    );
+    expect(rows).toEqual({
+      "Inference steps": "60",
+      "ERG on tags": "On",
+      "Omega scale": "10",
+      LoRA: "none",
+      "Platform task id": "p1",
+    });
+    // No raw names of the request are shown anywhere.
+    expect(text()).not.toMatch(/use_erg_tag|omega_scale|infer_steps/);
+  });
+
+  it("says what the platform did not report, in Chinese", async () => {
     await useLocale("zh_CN");
     await signedIn({ tasks: [done] });
     const unknown = { ...DETAILS, actual_duration_seconds: null, price: null, currency: null };
@@ -70,14 +121,32 @@ describe("a task's details", () => {
     startTestBackground(backend);
     render(
       <ul>
-        <TaskItem task={done} now={NOW} />
+        <TrackRow task={done} now={NOW} />
       </ul>,
       { wrapper: PlayerProvider },
     );
-    fireEvent.click(screen.getByRole("button", { name: "详情：lofi piano" }));
-    await expect.poll(() => screen.queryByText("平台任务 ID")).not.toBeNull();
-    expect(text()).toContain("请求 0:30 · 实际 未知");
-    expect(text()).not.toContain("费用");
+    choose("详情", "更多操作：lofi piano");
+    await screen.findByRole("heading", { name: "生成信息" });
+    expect(groupOf("曲目").时长).toBe("未知（请求 0:30）");
+    expect(groupOf("生成信息").费用).toBe("平台未报告");
+    expect(screen.getByText("引擎设置")).toBeTruthy();
+  });
+
+  it("names which take of the song it is, and its seeds when they were set", async () => {
+    await signedIn({ tasks: [done] });
+    const seeded = { ...done, params: { ...done.params, seeds: [42, 7] } };
+    startTestBackground(fakeBackend({ "GET /api/tasks/t1/details": () => json(DETAILS) }));
+    render(
+      <ul>
+        <TrackRow task={seeded} now={NOW} take={{ take: 2, of: 3 }} />
+      </ul>,
+      { wrapper: PlayerProvider },
+    );
+    choose("Details");
+    await screen.findByRole("heading", { name: "How it was made" });
+    const made = groupOf("How it was made");
+    expect(made.Take).toBe("Take 2 of 3 of this song");
+    expect(made.Seeds).toBe("42, 7");
   });
 
   it("fills the compose form's draft with the task's settings and asks to show it", async () => {
@@ -87,7 +156,15 @@ describe("a task's details", () => {
     fireEvent.click(screen.getByRole("button", { name: "Use these settings" }));
     await expect.poll(() => composed).toEqual(["compose"]);
     expect(await composeDraftItem.getValue()).toEqual({
-      values: { prompt: "lofi piano", lyrics: "[verse]\nla la", duration: 30, infer_step: 60 },
+      values: {
+        prompt: "lofi piano",
+        lyrics: "[verse]\nla la",
+        duration: 30,
+        infer_steps: 60,
+        use_erg_tag: true,
+        omega_scale: 10,
+        lora_name: "",
+      },
       preset: null,
     });
   });
@@ -101,7 +178,7 @@ describe("a task's details", () => {
     });
     const { backend } = open(DETAILS, { "POST /api/tasks/t1/regenerate": () => json(again, 201) });
     fireEvent.click(screen.getByRole("button", { name: "Regenerate" }));
-    await expect.poll(() => screen.queryByText("Submitted again as a new task.")).not.toBeNull();
+    await expect.poll(() => screen.queryByRole("dialog")).toBeNull();
     expect(backend.calls("POST", "/api/tasks/t1/regenerate")).toHaveLength(1);
     expect((await snapshotItem.getValue()).tasks.map((t) => t.id)).toEqual(["t2", "t1"]);
   });

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, snapshot, task } from "../../testing/fixtures.ts";
-import { snapshotItem } from "../../lib/storage.ts";
+import { snapshotItem } from "../../lib/shared/storage.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
 import { TaskPanel } from "./task-panel.tsx";
 
@@ -10,8 +10,9 @@ const AT = "2025-01-01T10:04:00.000Z";
 const done = task({ status: "failure", finished_at: "2025-01-01T10:00:03.000Z" });
 
 function deleteFirst() {
-  fireEvent.click(screen.getByRole("button", { name: "Delete: lofi piano" }));
-  fireEvent.click(within(screen.getByRole("group")).getByRole("button", { name: "Delete" }));
+  fireEvent.click(screen.getByRole("button", { name: "More actions: lofi piano" }));
+  fireEvent.click(screen.getByRole("menuitem", { name: "Delete…" }));
+  fireEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Delete" }));
 }
 
 describe("deleting from the task list", () => {
@@ -35,7 +36,7 @@ describe("deleting from the task list", () => {
     expect((await snapshotItem.getValue()).tasks.map((t) => t.id)).toEqual(["t1"]);
   });
 
-  it("moves the keyboard focus to Undo, which the deleted card took with it", async () => {
+  it("moves the keyboard focus to Undo, which the deleted row took with it", async () => {
     await signedIn({ tasks: [done] });
     startTestBackground(
       fakeBackend({
@@ -44,7 +45,7 @@ describe("deleting from the task list", () => {
       }),
     );
     render(<TaskPanel snapshot={snapshot({ tasks: [done] })} />, { wrapper: PlayerProvider });
-    screen.getByRole("button", { name: "Delete: lofi piano" }).focus();
+    screen.getByRole("button", { name: "More actions: lofi piano" }).focus();
     deleteFirst();
     const undo = await screen.findByRole("button", { name: "Undo" });
     await expect.poll(() => document.activeElement).toBe(undo);

@@ -1,63 +1,96 @@
-import { i18n } from "../../lib/i18n.ts";
-import { useState } from "preact/hooks";
-import { useNow } from "../../lib/hooks.ts";
-import { refusalFor } from "../../lib/refusals.ts";
-import { type Snapshot, quotaFull } from "../../lib/snapshot.ts";
-import type { Task } from "../../lib/types.ts";
+import { useEffect, useState } from "preact/hooks";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { refusalFor } from "../../lib/shared/refusals.ts";
+import type { Snapshot } from "../../lib/shared/snapshot.ts";
+import type { Task } from "../../lib/shared/types.ts";
+import { useNow } from "../../lib/views/hooks.ts";
+import { takesOf } from "../../lib/views/track-facts.ts";
+import { usePlayer } from "../player/player-context.tsx";
 import { LibraryBar } from "./library-bar.tsx";
-import { TaskItem } from "./task-item.tsx";
+import { TrackRow } from "./track-row.tsx";
 import { UndoToast } from "./undo-toast.tsx";
 import { useLibrary } from "./use-library.ts";
 import { useStatusAnnouncement } from "./use-status-announcement.ts";
 
-/** The library: the live newest tasks, or a search of them; older pages on request. */
-export function TaskPanel(props: { snapshot: Snapshot; onCompose?: () => void }) {
+/** How long a notice (a regenerate went through) stays. */
+const NOTICE_MS = 5_000;
+/** Rows of the final size, shown instead of an empty list while the first answer is awaited. */
+const SKELETON_ROWS = 6;
+
+/**
+ * The library: the live newest tasks, or a search of them; older pages on request. What is
+ * known is shown at once (the stored snapshot) and refreshed quietly: a thin bar says it is
+ * being brought up to date, and the list never empties meanwhile.
+ */
+export function TaskPanel(props: {
+  snapshot: Snapshot;
+  /** The background is reading the state again (the view just opened). */
+  refreshing?: boolean;
+  /** The side panel: rows show their waveform inline. */
+  wide?: boolean;
+  onCompose?: () => void;
+}) {
   const now = useNow();
   const library = useLibrary(props.snapshot);
   const [deleted, setDeleted] = useState<Task | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const { tasks } = library;
+  // Previous and next in the player follow the list as it is shown.
+  usePlayer().setQueue(tasks);
   // The snapshot's tasks, not the rows shown: a task that leaves a "Running" filter as it
   // finishes is still heard finishing. Fetched pages and results change only through it.
   const announcement = useStatusAnnouncement(props.snapshot.tasks);
-  const quota = props.snapshot.quota;
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => {
+      setNotice(null);
+    }, NOTICE_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [notice]);
+  const takes = takesOf([...props.snapshot.tasks, ...tasks]);
+  const updating = library.loading || Boolean(props.refreshing);
+  const waiting = tasks.length === 0 && updating && !library.searching;
 
   return (
-    <section class="stack" aria-label={i18n.t("app.tasks")}>
-      {quota ? (
-        <p class="small muted row">
-          {quota.available !== null && quota.max_concurrency !== null ? (
-            <span>
-              {i18n.t("state.quota", { available: quota.available, max: quota.max_concurrency })}
-            </span>
-          ) : null}
-          {quota.queued > 0 ? (
-            <span>· {i18n.t("state.queuedCount", { count: quota.queued })}</span>
-          ) : null}
-        </p>
-      ) : null}
-      {quota && quotaFull(quota) ? (
-        <p class="banner warn" role="status">
-          {i18n.t("state.quotaFull", { max: quota.max_concurrency ?? "?" })}
-        </p>
-      ) : null}
+    <section class="stack library" aria-label={i18n.t("app.tasks")}>
       <LibraryBar query={library.query} onChange={library.setQuery} />
+      <div class="updating" data-active={updating ? "" : undefined} aria-hidden="true" />
       {/* Always in the page: a live region added together with its text is often not read. */}
       <p class="visually-hidden" role="status" data-testid="status-announcer">
-        {announcement}
+        {notice ?? announcement}
       </p>
-      {tasks.length === 0 && !library.loading ? (
-        <p class="muted">
+      {tasks.length === 0 && !updating ? (
+        <p class="muted empty">
           {library.searching ? i18n.t("library.nothingFound") : i18n.t("task.none")}
         </p>
+      ) : waiting ? (
+        <ul class="task-list" aria-busy="true" aria-label={i18n.t("library.updating")}>
+          {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+            <li key={i} class="task skeleton" aria-hidden="true">
+              <div class="track">
+                <span class="play" />
+                <div class="track-main">
+                  <span class="bone" />
+                  <span class="bone short" />
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
       ) : (
-        <ul class="task-list" aria-busy={library.loading}>
+        <ul class="task-list" aria-busy={updating}>
           {tasks.map((task) => (
-            <TaskItem
+            <TrackRow
               key={task.id}
               task={task}
               now={now}
+              take={takes.get(task.id)}
+              wide={props.wide}
               refusal={refusalFor(task, props.snapshot.webhookRefusals)}
               onCompose={props.onCompose}
+              onNotice={setNotice}
               onDeleted={(deletion) => {
                 library.hide(deletion.task);
                 setDeleted(deletion.task);
@@ -77,6 +110,10 @@ export function TaskPanel(props: { snapshot: Snapshot; onCompose?: () => void })
             setDeleted(null);
           }}
         />
+      ) : notice ? (
+        <p class="banner toast small" data-testid="notice" aria-hidden="true">
+          {notice}
+        </p>
       ) : null}
       {library.cursor ? (
         <button type="button" onClick={library.more} disabled={library.loading}>

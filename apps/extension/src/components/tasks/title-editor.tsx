@@ -1,9 +1,9 @@
 import { TITLE_MAX_LENGTH } from "@overture/backend/api";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { i18n } from "../../lib/i18n.ts";
-import { send } from "../../lib/messages.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { Task } from "../../lib/types.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { Task } from "../../lib/shared/types.ts";
 
 /**
  * Why a title cannot be saved as typed, or null: the backend's own rules and limit, told before

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { i18n } from "../../lib/i18n.ts";
-import { send } from "../../lib/messages.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { Task } from "../../lib/types.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { send } from "../../lib/shared/messages.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { Task } from "../../lib/shared/types.ts";
 
 /** How long the toast offers to undo: the backend's window (10 s), counted from the answer. */
 export const UNDO_MS = 10_000;

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
-import { clock } from "../../lib/format.ts";
-import { i18n } from "../../lib/i18n.ts";
-import { send } from "../../lib/messages.ts";
-import type { Task, TaskEstimate } from "../../lib/types.ts";
+import { clock } from "../../lib/shared/format.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { send } from "../../lib/shared/messages.ts";
+import type { Task, TaskEstimate } from "../../lib/shared/types.ts";
 
 /** States the platform is working on: an estimate of time left means something only then. */
 const ESTIMATED: readonly Task["status"][] = ["waiting", "in_progress"];

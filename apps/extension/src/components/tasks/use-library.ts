@@ -3,12 +3,12 @@ import {
   DEFAULT_LIBRARY_QUERY,
   type LibraryQuery,
   isDefaultQuery,
-} from "../../lib/library-query.ts";
-import { libraryRows } from "../../lib/library-rows.ts";
-import { send } from "../../lib/messages.ts";
-import type { Snapshot } from "../../lib/snapshot.ts";
-import { errorText } from "../../lib/texts.ts";
-import type { Task } from "../../lib/types.ts";
+} from "../../lib/shared/library-query.ts";
+import { libraryRows } from "../../lib/views/library-rows.ts";
+import { send } from "../../lib/shared/messages.ts";
+import type { Snapshot } from "../../lib/shared/snapshot.ts";
+import { errorText } from "../../lib/views/texts.ts";
+import type { Task } from "../../lib/shared/types.ts";
 
 /** Typing pauses this long before the library is searched (one request per pause, not per key). */
 export const SEARCH_DEBOUNCE_MS = 300;

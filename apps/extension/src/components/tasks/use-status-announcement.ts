@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { taskTitle } from "../../lib/format.ts";
-import { i18n } from "../../lib/i18n.ts";
-import { listOf, statusText } from "../../lib/texts.ts";
-import type { Task, TaskState } from "../../lib/types.ts";
+import { taskTitle } from "../../lib/shared/format.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
+import { listOf, statusText } from "../../lib/views/texts.ts";
+import type { Task, TaskState } from "../../lib/shared/types.ts";
 
 /**
  * What the list's one live region says: the tasks whose status changed since the last render,

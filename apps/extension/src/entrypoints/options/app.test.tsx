@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { backendUrl } from "../../lib/storage.ts";
+import { backendUrl } from "../../lib/shared/storage.ts";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, rejection, task } from "../../testing/fixtures.ts";
 import { mocks } from "../../testing/setup.ts";

@@ -1,9 +1,9 @@
-import { i18n } from "../../lib/i18n.ts";
+import { i18n } from "../../lib/shared/i18n.ts";
 import { BackendUrlForm } from "../../components/settings/backend-url-form.tsx";
 import { PreferencesForm, ShortcutNote } from "../../components/settings/preferences-form.tsx";
 import { RedirectUrlList } from "../../components/settings/redirect-urls.tsx";
 import { WebhookSecretForm } from "../../components/settings/webhook-secret-form.tsx";
-import { useSnapshot } from "../../lib/hooks.ts";
+import { useSnapshot } from "../../lib/views/hooks.ts";
 
 export function OptionsApp() {
   const { snapshot } = useSnapshot();

@@ -1,10 +1,10 @@
 import { fireEvent, render, screen } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { i18n, setMessages, uiLanguage } from "../../lib/i18n.ts";
-import { applyPreferences } from "../../lib/apply-preferences.ts";
-import { applyLanguage, applyTheme } from "../../lib/preferences.ts";
-import { preferencesItem } from "../../lib/storage.ts";
+import { i18n, setMessages, uiLanguage } from "../../lib/shared/i18n.ts";
+import { applyPreferences } from "../../lib/views/apply-preferences.ts";
+import { applyLanguage, applyTheme } from "../../lib/shared/preferences.ts";
+import { preferencesItem } from "../../lib/shared/storage.ts";
 import { REDIRECT, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend } from "../../testing/fixtures.ts";
 import { loadLocale } from "../../testing/locales.ts";

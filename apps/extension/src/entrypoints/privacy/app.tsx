@@ -1,5 +1,5 @@
-import { uiLanguage } from "../../lib/i18n.ts";
-import { renderMarkdown } from "../../lib/markdown.tsx";
+import { uiLanguage } from "../../lib/shared/i18n.ts";
+import { renderMarkdown } from "../../lib/views/markdown.tsx";
 // The repository's privacy policy is the one source: the page shows the same files.
 import english from "../../../docs/privacy.md?raw";
 import chinese from "../../../docs/privacy.zh-CN.md?raw";

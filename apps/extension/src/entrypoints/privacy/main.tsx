@@ -1,4 +1,4 @@
-import { mount } from "../../lib/mount.tsx";
+import { mount } from "../../lib/views/mount.tsx";
 import { PrivacyPage } from "./app.tsx";
 
-mount(<PrivacyPage />, { items: () => import("../../lib/storage.ts") });
+mount(<PrivacyPage />, { items: () => import("../../lib/shared/storage.ts") });

@@ -1,9 +1,9 @@
 import { render, screen } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
-import { setMessages } from "../../lib/i18n.ts";
-import { renderMarkdown } from "../../lib/markdown.tsx";
-import { applyLanguage } from "../../lib/preferences.ts";
+import { setMessages } from "../../lib/shared/i18n.ts";
+import { renderMarkdown } from "../../lib/views/markdown.tsx";
+import { applyLanguage } from "../../lib/shared/preferences.ts";
 import { REDIRECT, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend } from "../../testing/fixtures.ts";
 import { loadLocale } from "../../testing/locales.ts";

@@ -1,7 +1,7 @@
 import type { AppType, ShareCreate, TaskPatch } from "@overture/backend/api";
 import { type ClientResponse, hc, parseResponse } from "hono/client";
-import type { AudioFormat, BackendReadiness, Selection, TaskPage } from "../types.ts";
-import { OvertureError } from "../errors.ts";
+import type { AudioFormat, BackendReadiness, Selection, TaskPage } from "../shared/types.ts";
+import { OvertureError } from "../shared/errors.ts";
 import { networkError, responseError } from "./http.ts";
 
 export interface ApiOptions {

@@ -1,5 +1,5 @@
-import type { Waveform } from "../peaks.ts";
-import type { MediaLink } from "../types.ts";
+import type { Waveform } from "../shared/peaks.ts";
+import type { MediaLink } from "../shared/types.ts";
 import type { CacheStorageLike } from "./audio-cache.ts";
 import { serialQueue } from "./serial.ts";
 
@@ -74,6 +74,14 @@ export function createMediaLinkMemo() {
         .finally(() => pending.delete(key));
       pending.set(key, link);
       return link;
+    },
+    /** Forgets every link whose key starts with `prefix` (one track's, in each format). */
+    forget: (prefix: string) => {
+      for (const key of [...links.keys(), ...pending.keys()])
+        if (key.startsWith(prefix)) {
+          links.delete(key);
+          pending.delete(key);
+        }
     },
     clear: () => {
       links.clear();

@@ -1,7 +1,7 @@
-import { barsFromPeaks, type Waveform } from "../peaks.ts";
-import { backendUrl } from "../storage.ts";
-import { OvertureError } from "../errors.ts";
-import type { AudioFormat, MediaLink, Task } from "../types.ts";
+import { barsFromPeaks, type Waveform } from "../shared/peaks.ts";
+import { backendUrl } from "../shared/storage.ts";
+import { OvertureError } from "../shared/errors.ts";
+import type { AudioFormat, MediaLink, Task } from "../shared/types.ts";
 import type { Context } from "./context.ts";
 
 /** A task's waveform: from the cache, else from the backend (then kept). */
@@ -29,6 +29,9 @@ export function onBackend(url: string, backend: string): string {
   return link.href;
 }
 
+/** The start of the media-link memo's keys of one task (one key per format follows it). */
+export const mediaLinkKey = (backend: string, taskId: string) => `${backend} ${taskId} `;
+
 /** A link the `<audio>` element streams a task's archived audio from (HTTP Range, no session). */
 export async function mediaLinkOf(
   ctx: Context,
@@ -36,10 +39,14 @@ export async function mediaLinkOf(
   format: AudioFormat,
 ): Promise<MediaLink> {
   const backend = (await backendUrl()) ?? "";
-  return ctx.mediaLinks.get(`${backend} ${taskId} ${format}`, ctx.deps.now(), async () => {
-    const link = await ctx.call((api) => api.mediaLink(taskId, format));
-    return { ...link, url: onBackend(link.url, backend) };
-  });
+  return ctx.mediaLinks.get(
+    `${mediaLinkKey(backend, taskId)}${format}`,
+    ctx.deps.now(),
+    async () => {
+      const link = await ctx.call((api) => api.mediaLink(taskId, format));
+      return { ...link, url: onBackend(link.url, backend) };
+    },
+  );
 }
 
 /**

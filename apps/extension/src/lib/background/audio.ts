@@ -1,7 +1,12 @@
-import { AUDIO_CHUNK_BYTES, type AudioMessage, bytesToBase64, rechunk } from "../audio-transfer.ts";
-import { OvertureError, toErrorPayload } from "../errors.ts";
-import { linkState } from "../format.ts";
-import { backendUrl } from "../storage.ts";
+import {
+  AUDIO_CHUNK_BYTES,
+  type AudioMessage,
+  bytesToBase64,
+  rechunk,
+} from "../shared/audio-transfer.ts";
+import { OvertureError, toErrorPayload } from "../shared/errors.ts";
+import { linkState } from "../shared/format.ts";
+import { backendUrl } from "../shared/storage.ts";
 import { noCopyError } from "./archive.ts";
 import type { Context } from "./context.ts";
 import { send } from "./http.ts";

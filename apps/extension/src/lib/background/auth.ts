@@ -1,6 +1,6 @@
 import { BACKEND_MISCONFIGURED } from "@overture/backend/api";
-import { OvertureError } from "../errors.ts";
-import type { SessionGrant } from "../types.ts";
+import { OvertureError } from "../shared/errors.ts";
+import type { SessionGrant } from "../shared/types.ts";
 import type { Api } from "./api.ts";
 
 /** The part of `browser.identity` sign-in needs (a fake in tests). */

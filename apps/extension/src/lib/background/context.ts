@@ -1,5 +1,5 @@
-import { OvertureError } from "../errors.ts";
-import { backendUrl } from "../storage.ts";
+import { OvertureError } from "../shared/errors.ts";
+import { backendUrl } from "../shared/storage.ts";
 import { type Api, createApi } from "./api.ts";
 import { type CacheStorageLike, createAudioCache } from "./audio-cache.ts";
 import { coalesce } from "./coalesce.ts";

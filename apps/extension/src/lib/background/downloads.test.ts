@@ -9,7 +9,7 @@ import {
   task,
 } from "../../testing/fixtures.ts";
 import { mocks } from "../../testing/setup.ts";
-import { send } from "../messages.ts";
+import { send } from "../shared/messages.ts";
 
 const FILE = "http://127.0.0.1:4010/files/abc.wav";
 const done = (overrides: Parameters<typeof task>[0] = {}) =>

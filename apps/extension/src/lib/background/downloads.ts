@@ -1,9 +1,13 @@
 import { browser } from "wxt/browser";
-import { type DownloadProgress, type DownloadResult, problemOf } from "../download-result.ts";
-import { OvertureError } from "../errors.ts";
-import { linkState, trackFileName } from "../format.ts";
-import type { AudioFormat, Task } from "../types.ts";
-import { backendUrl } from "../storage.ts";
+import {
+  type DownloadProgress,
+  type DownloadResult,
+  problemOf,
+} from "../shared/download-result.ts";
+import { OvertureError } from "../shared/errors.ts";
+import { linkState, trackFileName } from "../shared/format.ts";
+import type { AudioFormat, Task } from "../shared/types.ts";
+import { backendUrl } from "../shared/storage.ts";
 import { noCopyError } from "./archive.ts";
 import type { Context } from "./context.ts";
 

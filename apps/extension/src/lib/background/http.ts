@@ -20,7 +20,7 @@ import {
   UNAUTHENTICATED,
   UNDO_EXPIRED,
 } from "@overture/backend/api";
-import { type ErrorCode, type FieldProblem, OvertureError } from "../errors.ts";
+import { type ErrorCode, type FieldProblem, OvertureError } from "../shared/errors.ts";
 
 /** Backend error codes that keep their name in the extension (each is an extension code too). */
 const PASSED_THROUGH: readonly (ApiErrorCode & ErrorCode)[] = [

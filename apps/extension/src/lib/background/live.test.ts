@@ -3,8 +3,8 @@ import { browser } from "wxt/browser";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { USER, fakeBackend, json, task } from "../../testing/fixtures.ts";
-import { LIVE_PORT } from "../messages.ts";
-import { snapshotItem } from "../storage.ts";
+import { LIVE_PORT } from "../shared/messages.ts";
+import { snapshotItem } from "../shared/storage.ts";
 import { POLL_ALARM } from "./poller.ts";
 import { eventCursorItem } from "./session-store.ts";
 
@@ -39,6 +39,10 @@ function eventStream(first = "") {
     opened,
     send: (id: number, body: object) => {
       push(`id: ${id}\nevent: task\ndata: ${JSON.stringify(body)}\n\n`);
+    },
+    /** Any frame, as written. */
+    push: (text: string) => {
+      push(text);
     },
     end: () => {
       close();
@@ -274,5 +278,95 @@ describe("the connection state each open view is told", () => {
     stream.end();
     await expect.poll(() => live.isLive()).toBe(false);
     expect(await snapshotItem.getValue()).toMatchObject({ auth: "expired", user: USER });
+  });
+});
+
+// Issue 34: a position the backend cannot resume from (newer than its newest event after a
+// restore from a backup, or older than what it keeps) comes back as a reset: the whole list is
+// read again and the stream resumes from the position the backend gives.
+describe("a reset from the backend", () => {
+  const known = task({ id: "gone", status: "success", title: "known before the restore" });
+  const kept = task({ id: "kept", status: "success", updated_at: "2025-01-01T10:03:00.000Z" });
+
+  it("reloads the whole list when the catch-up answers a reset, and resumes from its position", async () => {
+    await signedIn({ tasks: [known] });
+    await eventCursorItem.setValue("99999");
+    const stream = eventStream();
+    const backend = fakeBackend({
+      "GET /api/events": stream.route,
+      "GET /api/events/changes": () =>
+        json({
+          tasks: [],
+          last_event_id: "12",
+          more: false,
+          reset: "ahead_of_server",
+          // A field this build does not know is no reason to refuse the answer.
+          hint: "restored from a backup",
+        }),
+      "GET /api/tasks": () => json({ tasks: [kept], next_cursor: null }),
+    });
+    startTestBackground(backend);
+    browser.runtime.connect({ name: LIVE_PORT });
+    await expect.poll(() => stream.opened.length).toBe(1);
+    expect(stream.opened[0]?.headers.get("Last-Event-ID")).toBe("12");
+    expect((await snapshotItem.getValue()).tasks.map((t) => t.id)).toEqual(["kept"]);
+    expect(await eventCursorItem.getValue()).toBe("12");
+  });
+
+  it("applies the catch-up's tasks as usual when it answers no reset", async () => {
+    await signedIn({ tasks: [known] });
+    await eventCursorItem.setValue("7");
+    const stream = eventStream();
+    const backend = fakeBackend({
+      "GET /api/events": stream.route,
+      "GET /api/events/changes": () => json({ tasks: [kept], last_event_id: "12", more: false }),
+    });
+    startTestBackground(backend);
+    browser.runtime.connect({ name: LIVE_PORT });
+    await expect.poll(() => stream.opened.length).toBe(1);
+    expect((await snapshotItem.getValue()).tasks.map((t) => t.id).sort()).toEqual(["gone", "kept"]);
+    expect(backend.calls("GET", "/api/tasks")).toHaveLength(0);
+  });
+
+  it("reloads the whole list on a reset frame of the stream, then saves the frame's id", async () => {
+    await signedIn({ tasks: [known] });
+    const stream = eventStream();
+    let reloaded = 0;
+    const backend = fakeBackend({
+      "GET /api/events": stream.route,
+      "GET /api/tasks": () => {
+        reloaded++;
+        return json({ tasks: [kept], next_cursor: null });
+      },
+    });
+    startTestBackground(backend);
+    browser.runtime.connect({ name: LIVE_PORT });
+    await expect.poll(() => stream.opened.length).toBe(1);
+    stream.push(
+      'id: 3\nevent: reset\ndata: {"reason":"older_than_retention","last_event_id":"3","more":1}\n\n',
+    );
+    await expect.poll(() => eventCursorItem.getValue()).toBe("3");
+    expect(reloaded).toBe(1);
+    expect((await snapshotItem.getValue()).tasks.map((t) => t.id)).toEqual(["kept"]);
+    // The stream goes on after it: the next task event is applied as any other.
+    stream.send(4, task({ id: "new", status: "waiting", updated_at: "2025-01-01T10:04:00.000Z" }));
+    await expect
+      .poll(async () => (await snapshotItem.getValue()).tasks.map((t) => t.id))
+      .toEqual(["new", "kept"]);
+  });
+
+  it("treats a reset frame whose data is no JSON as a reset all the same", async () => {
+    await signedIn({ tasks: [known] });
+    const stream = eventStream();
+    const backend = fakeBackend({
+      "GET /api/events": stream.route,
+      "GET /api/tasks": () => json({ tasks: [kept], next_cursor: null }),
+    });
+    startTestBackground(backend);
+    browser.runtime.connect({ name: LIVE_PORT });
+    await expect.poll(() => stream.opened.length).toBe(1);
+    stream.push("id: 5\nevent: reset\ndata: not json\n\n");
+    await expect.poll(() => eventCursorItem.getValue()).toBe("5");
+    expect((await snapshotItem.getValue()).tasks.map((t) => t.id)).toEqual(["kept"]);
   });
 });

@@ -1,13 +1,14 @@
 import { TASK_STATES } from "@overture/backend/api";
-import { OvertureError } from "../errors.ts";
-import type { LiveStatus, LiveStatusMessage } from "../messages.ts";
-import type { Task } from "../types.ts";
+import { OvertureError } from "../shared/errors.ts";
+import type { LiveStatus, LiveStatusMessage } from "../shared/messages.ts";
+import type { Task } from "../shared/types.ts";
 import type { Api } from "./api.ts";
 import type { Context } from "./context.ts";
 import { networkError, responseError } from "./http.ts";
 import { refresh } from "./refresh.ts";
+import { reloadTasks, resetOf } from "./reset.ts";
 import { eventCursorItem } from "./session-store.ts";
-import { readEventStream } from "./sse.ts";
+import { readEventStream, type SseEvent } from "./sse.ts";
 import { applyTasks } from "./tasks.ts";
 
 /** The part of a runtime Port the hub uses. */
@@ -57,11 +58,37 @@ async function catchUp(ctx: Context, api: Api, after: string): Promise<string> {
   let position = after;
   for (;;) {
     const page = await api.changes(position);
-    if (page.tasks.length > 0) await applyTasks(ctx, page.tasks);
+    // The backend cannot say what changed since `after` (its events were restored from an older
+    // backup, or pruned past it): the whole list is read again, and the stream goes on from
+    // the position it gives.
+    if (resetOf(page)) await reloadTasks(ctx, api);
+    else if (page.tasks.length > 0) await applyTasks(ctx, page.tasks);
     position = page.last_event_id;
     await eventCursorItem.setValue(position);
     if (!page.more) return position;
   }
+}
+
+/**
+ * Applies one batch of the stream in order: task rows, and a `reset` (the backend lost track of
+ * this client's position) as a reload of the whole list at that point of the batch.
+ */
+async function applyEvents(ctx: Context, api: Api, events: readonly SseEvent[]): Promise<void> {
+  let tasks: Task[] = [];
+  const flush = async () => {
+    if (tasks.length > 0) await applyTasks(ctx, tasks);
+    tasks = [];
+  };
+  for (const event of events) {
+    if (event.event === "reset") {
+      await flush();
+      await reloadTasks(ctx, api);
+      continue;
+    }
+    const task = event.event === "task" ? taskOf(event.data) : undefined;
+    if (task) tasks.push(task);
+  }
+  await flush();
 }
 
 /**
@@ -118,13 +145,7 @@ export function createLiveHub(ctx: Context) {
         }
       },
       // One snapshot write per batch: a replay of many tasks is applied at once.
-      onEvents: async (events) => {
-        const tasks = events.flatMap((event) => {
-          const task = event.event === "task" ? taskOf(event.data) : undefined;
-          return task ? [task] : [];
-        });
-        if (tasks.length > 0) await applyTasks(ctx, tasks);
-      },
+      onEvents: (events) => applyEvents(ctx, api, events),
       // Saved after the events it covers were applied: a restart resumes after them, never past.
       onCursor: (id) => eventCursorItem.setValue(id),
     });

@@ -1,7 +1,7 @@
-import { i18n } from "../i18n.ts";
+import { i18n } from "../shared/i18n.ts";
 import { browser } from "wxt/browser";
-import { taskTitle } from "../format.ts";
-import type { Task } from "../types.ts";
+import { taskTitle } from "../shared/format.ts";
+import type { Task } from "../shared/types.ts";
 
 export const NOTIFICATION_PREFIX = "overture-task:";
 

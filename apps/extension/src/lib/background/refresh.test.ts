@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { ME, USER, fakeBackend, json } from "../../testing/fixtures.ts";
-import { send } from "../messages.ts";
+import { send } from "../shared/messages.ts";
 import { sessionItem } from "./session-store.ts";
 
 // The test background's clock reads 2025-01-01T10:05:00Z (testing/background.ts).

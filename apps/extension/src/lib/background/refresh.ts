@@ -1,6 +1,6 @@
-import { OvertureError } from "../errors.ts";
-import type { Snapshot } from "../snapshot.ts";
-import { mergeTasks } from "../snapshot.ts";
+import { OvertureError } from "../shared/errors.ts";
+import type { Snapshot } from "../shared/snapshot.ts";
+import { mergeTasks } from "../shared/snapshot.ts";
 import type { Context } from "./context.ts";
 import { refusalsOf } from "./refusals.ts";
 import { sessionItem } from "./session-store.ts";

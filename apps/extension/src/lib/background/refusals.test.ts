@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, rejection, task } from "../../testing/fixtures.ts";
-import { send } from "../messages.ts";
-import { snapshotItem } from "../storage.ts";
+import { send } from "../shared/messages.ts";
+import { snapshotItem } from "../shared/storage.ts";
 
 const SECRET_SET = "2025-01-01T10:00:00.000Z";
 const configured =

@@ -1,5 +1,5 @@
-import { type Refusal, currentRefusals } from "../refusals.ts";
-import type { Task, WebhookSecretStatus } from "../types.ts";
+import { type Refusal, currentRefusals } from "../shared/refusals.ts";
+import type { Task, WebhookSecretStatus } from "../shared/types.ts";
 import type { Api } from "./api.ts";
 import type { Context } from "./context.ts";
 

@@ -1,5 +1,5 @@
-import type { User } from "../types.ts";
-import { defineVersionedItem } from "../versioned-item.ts";
+import type { User } from "../shared/types.ts";
+import { defineVersionedItem } from "../shared/versioned-item.ts";
 
 /** The backend session. Only the background imports this module (a test checks the graph). */
 export interface StoredSession {

@@ -1,5 +1,5 @@
-import { EMPTY_SNAPSHOT, type Snapshot } from "../snapshot.ts";
-import { snapshotItem } from "../storage.ts";
+import { EMPTY_SNAPSHOT, type Snapshot } from "../shared/snapshot.ts";
+import { snapshotItem } from "../shared/storage.ts";
 
 /**
  * Serialised read-modify-write of the snapshot: live events, alarm checks and requests all update

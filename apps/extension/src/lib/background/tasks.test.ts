@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { fakeBrowser } from "wxt/testing/fake-browser";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, task } from "../../testing/fixtures.ts";
-import type { Waveform } from "../peaks.ts";
-import { backendUrl, snapshotItem } from "../storage.ts";
+import type { Waveform } from "../shared/peaks.ts";
+import { backendUrl, snapshotItem } from "../shared/storage.ts";
 import { NOTIFICATION_PREFIX } from "./notify.ts";
 import { POLL_ALARM } from "./poller.ts";
+import { mediaLinkOf } from "./archive.ts";
 import { applyTasks, checkActiveTasks } from "./tasks.ts";
 
 const later = (minutes: number) =>
@@ -194,5 +195,22 @@ describe("a deleted track on this device", () => {
       task({ id: "a", status: "success", title: "renamed", updated_at: later(1) }),
     ]);
     expect(await ctx.audioCache.get(backend, "a")).not.toBeNull();
+  });
+
+  it("asks for a new media link once the deletion arrives, instead of reusing the one it had", async () => {
+    await signedIn({ tasks: [task({ id: "a", status: "success" })] });
+    let issued = 0;
+    const { ctx } = startTestBackground(
+      fakeBackend({
+        "POST /api/tasks/a/media-link": () =>
+          json({ url: `http://127.0.0.1:8787/media/${++issued}`, expires_at: later(360) }),
+      }),
+    );
+    expect((await mediaLinkOf(ctx, "a", "mp3")).url).toMatch(/\/media\/1$/);
+    expect((await mediaLinkOf(ctx, "a", "mp3")).url).toMatch(/\/media\/1$/);
+    await applyTasks(ctx, [
+      task({ id: "a", status: "success", deleted_at: later(1), updated_at: later(1) }),
+    ]);
+    expect((await mediaLinkOf(ctx, "a", "mp3")).url).toMatch(/\/media\/2$/);
   });
 });

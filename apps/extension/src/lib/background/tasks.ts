@@ -1,6 +1,13 @@
-import { activeCount, isActive, mergeTasks, newlyFinished, noteDeletions } from "../snapshot.ts";
-import { backendUrl } from "../storage.ts";
-import type { Task } from "../types.ts";
+import {
+  activeCount,
+  isActive,
+  mergeTasks,
+  newlyFinished,
+  noteDeletions,
+} from "../shared/snapshot.ts";
+import { backendUrl } from "../shared/storage.ts";
+import type { Task } from "../shared/types.ts";
+import { mediaLinkKey } from "./archive.ts";
 import { showActiveCount } from "./badge.ts";
 import type { Context } from "./context.ts";
 import { notifyFinished } from "./notify.ts";
@@ -29,13 +36,16 @@ export async function applyTasks(ctx: Context, fresh: readonly Task[]): Promise<
 }
 
 /**
- * A track its owner deleted (here or on another device) keeps nothing on this device: its audio
- * and its waveform go at once. Restored within the undo window, it is fetched again when played.
+ * A track its owner deleted (here or on another device) keeps nothing on this device: its audio,
+ * its waveform and its media links go at once (the backend answers its audio with `no-cache`,
+ * so the browser's own media cache asks again too). Restored within the undo window, it is
+ * fetched again when played.
  */
 async function forgetLocalCopies(ctx: Context, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const backend = (await backendUrl()) ?? "";
   for (const id of ids) {
+    ctx.mediaLinks.forget(mediaLinkKey(backend, id));
     await ctx.audioCache.delete(backend, id).catch(() => undefined);
     await ctx.peaks.delete(backend, id).catch(() => undefined);
   }

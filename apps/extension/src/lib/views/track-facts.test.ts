@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { task } from "../../testing/fixtures.ts";
+import { takesOf, trackSeconds } from "./track-facts.ts";
+
+const at = (minute: number) => `2025-01-01T10:${String(minute).padStart(2, "0")}:00.000Z`;
+
+describe("takes of the same song", () => {
+  it("numbers the tasks of one prompt and lyrics by when they were made, oldest first", () => {
+    const takes = takesOf([
+      task({ id: "c", created_at: at(9), params: { prompt: "lofi", seeds: [2] } }),
+      task({ id: "a", created_at: at(1), params: { prompt: "lofi" } }),
+      task({ id: "b", created_at: at(5), params: { prompt: "lofi", duration: 90 } }),
+    ]);
+    expect([takes.get("a"), takes.get("b"), takes.get("c")]).toEqual([
+      { take: 1, of: 3 },
+      { take: 2, of: 3 },
+      { take: 3, of: 3 },
+    ]);
+  });
+
+  it("counts other lyrics as another song", () => {
+    const takes = takesOf([
+      task({ id: "a", created_at: at(1), params: { prompt: "lofi", lyrics: "la" } }),
+      task({ id: "b", created_at: at(2), params: { prompt: "lofi", lyrics: "do" } }),
+    ]);
+    expect(takes.get("b")).toEqual({ take: 1, of: 1 });
+  });
+
+  it("counts a task listed twice (the snapshot and a page) once", () => {
+    const one = task({ id: "a", params: { prompt: "lofi" } });
+    expect(takesOf([one, one]).get("a")).toEqual({ take: 1, of: 1 });
+  });
+});
+
+describe("a track's length before its audio is read", () => {
+  it("takes the waveform's length first", () => {
+    expect(trackSeconds(task({ params: { duration: 60 } }), 8.2)).toBe(8.2);
+  });
+
+  it("takes the platform's report in seconds, else what was asked for", () => {
+    const reported = task({
+      usage_info: { unit: "seconds", quantity: 58 },
+      params: { duration: 60 },
+    });
+    expect(trackSeconds(reported)).toBe(58);
+    const tokens = task({
+      usage_info: { unit: "tokens", quantity: 999 },
+      params: { duration: 60 },
+    });
+    expect(trackSeconds(tokens)).toBe(60);
+    expect(trackSeconds(task({ params: {} }))).toBeNull();
+  });
+});
