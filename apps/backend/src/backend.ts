@@ -1,7 +1,7 @@
 import { createPlatformClient, type PlatformClient } from "@overture/core/client";
 import { createApp } from "./app.ts";
 import { openDatabase, type Database } from "./db/client.ts";
-import type { Config } from "./env.ts";
+import type { Config } from "./env/env.ts";
 import { type Clock, systemClock } from "./lib/clock.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
 import { createMetrics } from "./lib/metrics.ts";

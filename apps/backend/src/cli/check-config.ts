@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { openDatabase, type Database } from "../db/client.ts";
-import { checkEnvironment } from "../env-check.ts";
-import type { DatabaseConfig } from "../env.ts";
+import { checkEnvironment } from "../env/check.ts";
+import type { DatabaseConfig } from "../env/env.ts";
 import { errorMessage } from "../lib/error-summary.ts";
 import { type CliIo, EXIT } from "./io.ts";
 import { pendingMigrations } from "./migrations.ts";

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "no
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { openDatabase, type Database } from "../db/client.ts";
-import type { DatabaseConfig } from "../env.ts";
+import type { DatabaseConfig } from "../env/env.ts";
 import { CommandFailed } from "./io.ts";
 
 /**

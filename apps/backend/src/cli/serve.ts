@@ -1,4 +1,4 @@
-import type { Config } from "../env.ts";
+import type { Config } from "../env/env.ts";
 import { openWhileLoading } from "../server/start-up.ts";
 import { openForCommand } from "./pglite-folder.ts";
 

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PGliteOptions } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { DatabaseConfig } from "../env.ts";
+import type { DatabaseConfig } from "../env/env.ts";
 import type * as schema from "./schema/index.ts";
 import type { Statement } from "./script.ts";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Config } from "../env.ts";
+import type { Config } from "../env/env.ts";
 import { errorSummary } from "../lib/error-summary.ts";
 import { isDatabaseUnavailable } from "../lib/errors.ts";
 import type { Logger } from "../lib/logger.ts";

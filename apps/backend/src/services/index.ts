@@ -1,6 +1,6 @@
 import type { PlatformClient } from "@overture/core/client";
 import type { AppDatabase, Database } from "../db/client.ts";
-import type { Config } from "../env.ts";
+import type { Config } from "../env/env.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";

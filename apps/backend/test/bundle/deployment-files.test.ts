@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runCli } from "../../src/cli/main.ts";
-import { envVariables, parseEnv } from "../../src/env.ts";
+import { envVariables, parseEnv } from "../../src/env/env.ts";
 
 /**
  * No container engine runs here: these read the Dockerfile and compose.yaml and check that what

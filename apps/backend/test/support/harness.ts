@@ -15,7 +15,7 @@ import {
 } from "@overture/platform-emulator";
 import { createBackend, type Backend } from "../../src/backend.ts";
 import { openDatabase, type Database } from "../../src/db/client.ts";
-import { type Config, parseEnv } from "../../src/env.ts";
+import { type Config, parseEnv } from "../../src/env/env.ts";
 import type { Clock } from "../../src/lib/clock.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createTestDatabase, type DriverName, type TestDatabase } from "./databases.ts";

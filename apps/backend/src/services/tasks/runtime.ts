@@ -2,7 +2,7 @@ import type { PlatformClient } from "@overture/core/client";
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppDatabase, Database, Transaction } from "../../db/client.ts";
 import { tasks, type TaskEventSource, type TaskRow } from "../../db/schema/index.ts";
-import type { Config } from "../../env.ts";
+import type { Config } from "../../env/env.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import { ApiError } from "../../lib/errors.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type HostEntry, parseHostEntry } from "./lib/host-allowlist.ts";
+import { type HostEntry, parseHostEntry } from "../lib/host-allowlist.ts";
 
 /**
  * The backend's configuration, parsed once from the environment. Every variable is documented in
@@ -301,5 +301,5 @@ export function loadConfig(): Config {
   }
 }
 
-/** The process's environment, for check-config's reading of it (env-check.ts). */
+/** The process's environment, for check-config's reading of it (check.ts). */
 export const processEnvironment = (): Record<string, string | undefined> => process.env;
