@@ -72,6 +72,24 @@ describe("parseEnv", () => {
     ]);
   });
 
+  it.each([
+    ["k1:x", "a key of one character"],
+    [`k1:${key.slice(1)}`, "a key with a character missing"],
+    [`k1:${key.slice(0, -2)}`, "a key with its padding cut"],
+    [`k1:${key}A`, "a key with a character too many"],
+  ])("names TOKEN_ENCRYPTION_KEYS for %j (%s), listed with the other problems", (keys) => {
+    expect(problems({ ...valid, PORT: "eighty", TOKEN_ENCRYPTION_KEYS: keys })).toEqual([
+      "PORT: must be a port number 1–65535",
+      expect.stringMatching(/^TOKEN_ENCRYPTION_KEYS: each entry must be/),
+    ]);
+  });
+
+  it("accepts a key without its base64 padding", () => {
+    expect(
+      parseEnv({ ...valid, TOKEN_ENCRYPTION_KEYS: `k1:${key.replace(/=$/, "")}` }),
+    ).toBeDefined();
+  });
+
   it("keeps every encryption key, the first one current", () => {
     const other = Buffer.alloc(32, 9).toString("base64");
     expect(

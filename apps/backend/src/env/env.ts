@@ -64,9 +64,16 @@ const hostEntries = csv.transform((entries, ctx) => {
   return hosts;
 });
 
+/**
+ * 32 bytes in base64, as `openssl rand -base64 32` writes them (44 characters ending in `=`; the
+ * padding may be left off). Checked by its shape, never decoded first: `atob` throws on some
+ * malformed values ("not correctly encoded"), which would end every command with that alone.
+ */
 function isBase64Key(value: string): boolean {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
-  return atob(value).length === 32;
+  return (
+    /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$/.test(value) &&
+    Buffer.from(value, "base64").length === 32
+  );
 }
 
 const MB = 1024 * 1024;
@@ -297,7 +304,8 @@ export function loadConfig(): Config {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`${error.message}\nSee apps/backend/.env.example for every variable.`);
-    process.exit(1);
+    // 2, as every `overture-backend` command exits for a wrong configuration (cli/io.ts EXIT).
+    process.exit(2);
   }
 }
 
