@@ -92,6 +92,17 @@ describe("overture-backend, the command line", () => {
     },
   );
 
+  it("refuses a DATABASE_URL that is not a URL in check-config and serve, naming it (exit 2)", async () => {
+    const env = testEnv({ DATABASE_URL: "postgres://overture:s3cr/t@127.0.0.1:5432/overture" });
+    for (const argv of [["check-config"], ["serve"]]) {
+      const result = await run(argv, env);
+      const printed = `${result.out}\n${result.err}`;
+      expect(printed, argv[0]).toMatch(/DATABASE_URL: is not a valid URL/);
+      expect(printed, argv[0]).not.toContain("s3cr");
+      expect(result.code, argv[0]).toBe(2);
+    }
+  });
+
   it("stops `node dist/index.js` (src/index.ts) on a wrong configuration with exit 2 too", () => {
     const child = spawnSync(process.execPath, ["--import", "tsx", "src/index.ts"], {
       cwd: join(import.meta.dirname, ".."),

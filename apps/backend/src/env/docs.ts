@@ -23,7 +23,8 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
     "Comma-separated redirect URLs the extension may return to after sign-in (its options page shows them).",
   EXTENSION_ORIGINS:
     "Comma-separated extension origins allowed by CORS: `chrome-extension://<id>`, `moz-extension://<uuid>`.",
-  DATABASE_URL: "Postgres connection URL. Unset: embedded PGlite in PGLITE_DATA_DIR.",
+  DATABASE_URL:
+    "Postgres connection URL, with the user name and password percent-encoded (`/` is `%2F`). Unset: embedded PGlite in PGLITE_DATA_DIR.",
   PGLITE_DATA_DIR: "Data folder of the embedded database when DATABASE_URL is unset.",
   TOKEN_ENCRYPTION_KEYS:
     "`<key id>:<base64 of 32 bytes>`, comma-separated: the first encrypts, all decrypt (rotation).",

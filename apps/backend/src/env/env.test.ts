@@ -43,6 +43,22 @@ describe("parseEnv", () => {
     });
   });
 
+  it.each([
+    ["postgres://overture:a/b+c=@db:5432/overture", "a password with / unencoded"],
+    ["postgres://overture:ab#cd@db/overture", "a password with # unencoded"],
+    ["postgres://db:99999/overture", "a port out of range"],
+    ["postgres://[::1/overture", "a broken IPv6 address"],
+  ])("names DATABASE_URL %j (%s) as a problem, without echoing it", (url) => {
+    const found = problems({ ...valid, DATABASE_URL: url });
+    expect(found).toEqual([expect.stringMatching(/^DATABASE_URL: is not a valid URL/)]);
+    expect(found.join("\n")).not.toContain(url.slice("postgres://".length, 20));
+  });
+
+  it("accepts a DATABASE_URL whose password is percent-encoded, or with no host (a local socket)", () => {
+    for (const url of ["postgres://overture:a%2Fb%2Bc%3D@db:5432/overture", "postgres:///overture"])
+      expect(parseEnv({ ...valid, DATABASE_URL: url }).database).toEqual({ driver: "pg", url });
+  });
+
   it("reads an empty value as unset (compose's `${NAME:-}`), so its default applies", () => {
     const config = parseEnv({ ...valid, PLATFORM_API_URL: "", METRICS_TOKEN: "", PORT: "" });
     expect(config.platform.apiUrl).toBe("http://127.0.0.1:4010");

@@ -76,6 +76,30 @@ function isBase64Key(value: string): boolean {
   );
 }
 
+/**
+ * Whether node-postgres can read the URL (pg-connection-string: `new URL`, retried with a
+ * placeholder host for `postgres://user@/db`, the local socket). Without this check a password
+ * holding `/` or `#`, as `openssl rand -base64` writes them, passed here and `serve` then died
+ * on "TypeError: Invalid URL" naming no variable. The value is never echoed: it holds a password.
+ */
+function isConnectionUrl(value: string): boolean {
+  // pg-connection-string encodes a space or a stray % itself before parsing.
+  const text = / |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(value)
+    ? encodeURI(value).replace(/%25(\d\d)/g, "%$1")
+    : value;
+  for (const candidate of [text, text.replace("@/", "@placeholder/")]) {
+    try {
+      const url = new URL(candidate);
+      decodeURIComponent(url.username);
+      decodeURIComponent(url.password);
+      return true;
+    } catch {
+      // the next candidate, or not a URL
+    }
+  }
+  return false;
+}
+
 const MB = 1024 * 1024;
 
 /**
@@ -137,6 +161,11 @@ export const envVariables = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .refine(isConnectionUrl, {
+      abort: true,
+      message:
+        "is not a valid URL: percent-encode the user name and password (/ is %2F, + is %2B, = is %3D, # is %23, @ is %40), and check the host and port",
+    })
     .optional(),
   PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
   TOKEN_ENCRYPTION_KEYS: encryptionKeys,
