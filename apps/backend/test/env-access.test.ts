@@ -35,6 +35,8 @@ describe("reading the environment", () => {
   });
 
   it("is allowed in env.ts", async () => {
-    expect(await restrictedIn("src/env/env.ts", "export const port = process.env.PORT;\n")).toEqual([]);
+    expect(await restrictedIn("src/env/env.ts", "export const port = process.env.PORT;\n")).toEqual(
+      [],
+    );
   });
 });

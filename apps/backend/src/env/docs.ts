@@ -11,7 +11,7 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
   PORT: "Port the HTTP server listens on.",
   HOST: "Address it listens on: `0.0.0.0` in a container or behind a proxy on another host.",
   PUBLIC_URL:
-    "The backend's public base URL. The OAuth callback is `${PUBLIC_URL}/oauth/callback`; webhooks arrive at `${PUBLIC_URL}/webhooks/platform`.",
+    "The backend's public base URL. The OAuth callback is `${PUBLIC_URL}/oauth/callback`; webhooks arrive at `${PUBLIC_URL}/webhooks/platform`. Unset: `http://<HOST>:<PORT>` (`127.0.0.1` for a wildcard HOST); `check-config` warns when it names this machine on another port than PORT.",
   PLATFORM_BASE_URL:
     "The platform's `{base_url}`: authorization page, token endpoint and open endpoints.",
   PLATFORM_API_URL: "The platform's `{api_url}` for task endpoints. Unset: PLATFORM_BASE_URL.",

@@ -29,6 +29,19 @@ describe("parseEnv", () => {
     expect(config.webhook.toleranceMs).toBe(300_000);
   });
 
+  it("defaults PUBLIC_URL to where it listens: PORT, and HOST unless that is a wildcard", () => {
+    const publicUrl = (env: Record<string, string>) => parseEnv({ ...valid, ...env }).publicUrl;
+    expect(publicUrl({})).toBe("http://127.0.0.1:8787");
+    expect(publicUrl({ PORT: "18797" })).toBe("http://127.0.0.1:18797");
+    expect(publicUrl({ HOST: "0.0.0.0", PORT: "18797" })).toBe("http://127.0.0.1:18797");
+    expect(publicUrl({ HOST: "::" })).toBe("http://127.0.0.1:8787");
+    expect(publicUrl({ HOST: "192.0.2.10" })).toBe("http://192.0.2.10:8787");
+    expect(publicUrl({ HOST: "::1" })).toBe("http://[::1]:8787");
+    expect(publicUrl({ PORT: "18797", PUBLIC_URL: "https://overture.example.com/" })).toBe(
+      "https://overture.example.com",
+    );
+  });
+
   it("accepts RFC 6749 Basic client authentication for servers that form-decode the credentials", () => {
     expect(parseEnv({ ...valid, PLATFORM_CLIENT_AUTH: "basic-rfc6749" }).platform.clientAuth).toBe(
       "basic-rfc6749",

@@ -132,7 +132,8 @@ export const envVariables = z.object({
     .max(65535)
     .default(8787),
   HOST: z.string().min(1).default("127.0.0.1"),
-  PUBLIC_URL: httpUrl.default("http://127.0.0.1:8787"),
+  // Unset: where this process listens (defaultPublicUrl), so PORT alone moves the callback too.
+  PUBLIC_URL: httpUrl.optional(),
   PLATFORM_BASE_URL: httpUrl,
   PLATFORM_API_URL: httpUrl.optional(),
   PLATFORM_CLIENT_ID: z.string({ error: "is required" }).min(1, "is required"),
@@ -203,6 +204,19 @@ export const envVariables = z.object({
   RETENTION_INTERVAL_MINUTES: wholeNumber(1).default(60),
 });
 
+/** Addresses that mean "every interface": a browser or the platform cannot be sent to them. */
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
+
+/**
+ * PUBLIC_URL when unset: this process's own address, `http://<HOST>:<PORT>`, with 127.0.0.1 for
+ * a wildcard HOST. It serves a setup without a proxy (a laptop, the emulator); anything reached
+ * through a proxy or from another machine sets PUBLIC_URL.
+ */
+export function defaultPublicUrl(host: string, port: number): string {
+  const name = WILDCARD_HOSTS.has(host) ? "127.0.0.1" : host;
+  return `http://${name.includes(":") && !name.startsWith("[") ? `[${name}]` : name}:${port}`;
+}
+
 /**
  * Where new results are stored, and the folder of folder storage. ARCHIVE_DIR alone keeps meaning
  * `folder` (earlier releases). Unset on PGlite: a folder beside the data folder, because PGlite
@@ -238,7 +252,7 @@ export const envSchema = envVariables
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST,
-    publicUrl: env.PUBLIC_URL,
+    publicUrl: env.PUBLIC_URL ?? defaultPublicUrl(env.HOST, env.PORT),
     platform: {
       baseUrl: env.PLATFORM_BASE_URL,
       apiUrl: env.PLATFORM_API_URL ?? env.PLATFORM_BASE_URL,
