@@ -260,6 +260,21 @@ describeEachDriver("the library: search, filters, sorting, paging and track acti
     expect((await getTask(t, user.session, task.id)).archive?.status).toBe("archived");
   });
 
+  it("answers 410 to restoring a task that is not deleted, as the API document says", async () => {
+    const id = at(2).id;
+    const response = await t.request(`/api/tasks/${id}/restore`, {
+      method: "POST",
+      session: user.session,
+    });
+    expect(response.status).toBe(410);
+    expect(await response.json()).toMatchObject({ error: "undo_expired" });
+    const document = (await (await t.request("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    expect(document.paths["/api/tasks/{id}/restore"]?.post?.responses).toHaveProperty("410");
+    expect((await getTask(t, user.session, id)).deleted_at).toBeNull();
+  });
+
   it("deletes a track, undoes it within the window, then purges it and its archive", async () => {
     const id = at(1).id;
     const purge = t.backend.deps.services.taskPurge;

@@ -70,20 +70,24 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
       };
     },
 
+    /** Undoes a deletion within its window; 410 after it, and for a task that is not deleted. */
     async restore(userId: number, taskId: string): Promise<Task> {
       const row = await runtime.owned(userId, taskId, { deleted: true });
-      const restored = await runtime.update(row.id, "api", (current, now) =>
-        current.deletedAt && now.getTime() - current.deletedAt.getTime() < UNDO_WINDOW_MS
-          ? { ...current, deletedAt: null, updatedAt: now }
-          : undefined,
-      );
-      if (!restored || restored.deletedAt)
+      let restorable = false;
+      const restored = await runtime.update(row.id, "api", (current, now) => {
+        restorable =
+          current.deletedAt !== null &&
+          now.getTime() - current.deletedAt.getTime() < UNDO_WINDOW_MS;
+        return restorable ? { ...current, deletedAt: null, updatedAt: now } : undefined;
+      });
+      // Unchanged rows come back as they are: a task that is not deleted is not "restored".
+      if (!restored || !restorable)
         throw new ApiError(
           410,
           UNDO_EXPIRED,
-          row.deletedAt
-            ? `Task ${taskId} was deleted more than ${UNDO_WINDOW_MS / 1000} s ago; it cannot be restored.`
-            : `Task ${taskId} is not deleted.`,
+          restored && !restored.deletedAt
+            ? `Task ${taskId} is not deleted.`
+            : `Task ${taskId} was deleted more than ${UNDO_WINDOW_MS / 1000} s ago; it cannot be restored.`,
         );
       return runtime.json(restored);
     },
