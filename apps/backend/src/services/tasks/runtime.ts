@@ -125,19 +125,23 @@ export function createTaskRuntime(deps: TaskDeps) {
     /**
      * Changes a task locally (Overture's own states: queued, submitting, unknown, rejected,
      * cancelled-while-queued) under a row lock; `change` returns the new row, or undefined to
-     * leave it. The change is appended as a task event when anything a client sees changed.
+     * leave it. The change is appended as a task event when anything a client sees changed;
+     * `alsoWrite` writes what goes with it (other tables) in the same transaction.
      */
     async update(
       taskId: string,
       source: TaskEventSource,
       change: (row: TaskRow, now: Date) => TaskRow | undefined,
+      alsoWrite?: (tx: Transaction, next: TaskRow, now: Date) => Promise<void>,
     ): Promise<TaskRow | undefined> {
       return deps.db.transaction(async (tx) => {
         const [row] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).for("update");
         if (!row) return undefined;
-        const next = change(row, new Date(deps.clock.now()));
+        const now = new Date(deps.clock.now());
+        const next = change(row, now);
         if (!next) return row;
         await runtime.save(tx, [next], source, [row]);
+        await alsoWrite?.(tx, next, now);
         return next;
       });
     },
