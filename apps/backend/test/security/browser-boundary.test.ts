@@ -66,6 +66,32 @@ describeEachDriver("the browser boundary", (driver) => {
       },
     );
 
+    it("lets the extension's preflight through for every method the routes it calls use", async () => {
+      const document = (await (await t.request("/openapi.json")).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const corsPath = (path: string) =>
+        path.startsWith("/api/") ||
+        path.startsWith("/media/") ||
+        /^\/auth\/(token|logout)$/.test(path);
+      const methods = new Set(
+        Object.entries(document.paths)
+          .filter(([path]) => corsPath(path))
+          .flatMap(([, operations]) => Object.keys(operations).map((m) => m.toUpperCase())),
+      );
+      expect([...methods].sort()).toEqual(["DELETE", "GET", "PATCH", "POST", "PUT"]);
+      for (const method of methods) {
+        const preflight = await t.request("/api/tasks/x", {
+          method: "OPTIONS",
+          origin: CHROME_ORIGIN,
+          headers: { "Access-Control-Request-Method": method },
+        });
+        expect(preflight.status, method).toBe(204);
+        const allowed = (preflight.headers.get("access-control-allow-methods") ?? "").split(/,\s*/);
+        expect(allowed, method).toContain(method);
+      }
+    });
+
     it.each([
       "/oauth/callback?state=x",
       "/auth/start",
