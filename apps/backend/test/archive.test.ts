@@ -86,6 +86,16 @@ describeEachDriver("result archiving into Postgres (the default)", (driver) => {
     expect(past.headers.get("content-range")).toBe(`bytes */${original.byteLength}`);
   });
 
+  it.each(["bytes=5-2", "bytes=x-1", "items=0-9", "bytes=0-9,"])(
+    "ignores the invalid range set %s and serves the whole file with 200 (RFC 9110 §14.2)",
+    async (range) => {
+      const whole = await audio("", { Range: range });
+      expect(whole.status).toBe(200);
+      expect(whole.headers.get("content-range")).toBeNull();
+      expect(whole.headers.get("content-length")).toBe(String(original.byteLength));
+    },
+  );
+
   it("honours If-Range only for this file's ETag, and If-None-Match with 304", async () => {
     const etag = (await audio("", { Range: "bytes=0-0" })).headers.get("etag") ?? "";
     expect(etag).toMatch(/^"[0-9a-f-]{36}"$/);

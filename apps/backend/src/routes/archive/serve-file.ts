@@ -1,7 +1,13 @@
 import type { ArchiveFileRow } from "../../db/schema/index.ts";
 import type { FileStore } from "../../services/archive/store.ts";
 
-/** `bytes=a-b`, `bytes=a-` or `bytes=-n` (one range; RFC 9110 §14.1.2). Undefined → whole file. */
+/**
+ * `bytes=a-b`, `bytes=a-` or `bytes=-n` (one range; RFC 9110 §14.1.2). Undefined → the whole
+ * file: no header, another unit, several ranges, or an invalid range (`bytes=5-2`: a last-pos
+ * below its first-pos), which RFC 9110 §14.2 lets a server ignore: the client gets a 200 it can
+ * always use, where a 416 would leave a player with nothing.
+ * "unsatisfiable" (416) only for a valid range that lies past the end.
+ */
 export function parseRange(
   header: string | undefined,
   size: number,
@@ -18,6 +24,7 @@ export function parseRange(
     end = size - 1;
   } else {
     start = Number(from);
+    if (to !== "" && Number(to) < start) return undefined;
     end = to === "" ? size - 1 : Math.min(Number(to), size - 1);
   }
   return start > end || start >= size ? "unsatisfiable" : { start, end };
