@@ -233,6 +233,49 @@ describeEachDriver("result archiving into Postgres (the default)", (driver) => {
     expect(await gone.json()).toMatchObject({ error: "not_archived" });
   });
 
+  it("marks private audio and media links private, no-cache, with a strong ETag: every play revalidates", async () => {
+    const { url } = (await (
+      await t.request(`/api/tasks/${taskId}/media-link`, { method: "POST", session: user.session })
+    ).json()) as { url: string };
+    for (const response of [await audio(), await t.request(new URL(url).pathname)]) {
+      expect(response.headers.get("cache-control")).toBe("private, no-cache");
+      expect(response.headers.get("etag")).toMatch(/^"[0-9a-f-]{36}"$/);
+      await response.body?.cancel();
+    }
+  });
+
+  it("answers a revalidation 304 while the track is there, and 404 once it is deleted (session route and media link)", async () => {
+    const done = await finishedTask(t, user.session);
+    expect(await archiverOf(t).runOnce()).toBe(1);
+    const own = (headers: Record<string, string> = {}) =>
+      t.request(`/api/tasks/${done.id}/audio?format=mp3`, { session: user.session, headers });
+    const { url } = (await (
+      await t.request(`/api/tasks/${done.id}/media-link?format=mp3`, {
+        method: "POST",
+        session: user.session,
+      })
+    ).json()) as { url: string };
+    const media = (headers: Record<string, string> = {}) =>
+      t.request(new URL(url).pathname, { headers });
+    const etag = (await own()).headers.get("etag") ?? "";
+    expect((await own({ "If-None-Match": etag })).status).toBe(304);
+    expect((await media({ "If-None-Match": etag })).status).toBe(304);
+    await t.request(`/api/tasks/${done.id}`, { method: "DELETE", session: user.session });
+    expect((await own({ "If-None-Match": etag })).status).toBe(404);
+    expect((await media({ "If-None-Match": etag })).status).toBe(404);
+  });
+
+  it("answers a revalidation of a signed-out session's audio 401", async () => {
+    const other = await t.signIn();
+    const etag = (await audio()).headers.get("etag") ?? "";
+    const request = (session: string) =>
+      t.request(`/api/tasks/${taskId}/audio`, { session, headers: { "If-None-Match": etag } });
+    expect((await request(user.session)).status).toBe(304);
+    const signedIn = other.sessionToken;
+    await t.request("/auth/logout", { method: "POST", session: signedIn });
+    expect((await request(signedIn)).status).toBe(401);
+  });
+
   it("refuses a media link once it has expired", async () => {
     const { url } = (await (
       await t.request(`/api/tasks/${taskId}/media-link`, { method: "POST", session: user.session })
