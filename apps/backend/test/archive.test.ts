@@ -212,6 +212,32 @@ describeEachDriver("result archiving into Postgres (the default)", (driver) => {
     expect(await theirs.json()).toMatchObject({ error: "task_not_found" });
   });
 
+  it("serves a media link under one spelling only: a character added, a fifth segment, + for - are 403", async () => {
+    let path = "";
+    // A link whose token has a "-" after its key id.
+    for (let i = 0; i < 200 && !path; i += 1) {
+      const { url } = (await (
+        await t.request(`/api/tasks/${taskId}/media-link`, {
+          method: "POST",
+          session: user.session,
+        })
+      ).json()) as { url: string };
+      const token = new URL(url).pathname.slice("/media/".length);
+      if (token.slice(6).includes("-")) path = `/media/${token}`;
+    }
+    expect(path).not.toBe("");
+    expect((await t.request(path, { headers: { Range: "bytes=0-0" } })).status).toBe(206);
+    for (const altered of [
+      `${path}A`,
+      `${path}.x`,
+      `/media/${path.slice("/media/".length).replaceAll("-", "+")}`,
+    ]) {
+      const refused = await t.request(altered);
+      expect(refused.status, altered).toBe(403);
+      expect(await refused.json()).toMatchObject({ error: "media_link_invalid" });
+    }
+  });
+
   it("stops serving a media link once its task is deleted", async () => {
     const done = await finishedTask(t, user.session);
     expect(await archiverOf(t).runOnce()).toBe(1);
