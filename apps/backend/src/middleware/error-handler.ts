@@ -1,6 +1,9 @@
-import type { ErrorHandler } from "hono";
+import type { IncomingMessage } from "node:http";
+import { isPlatformError, type PlatformErrorCode } from "@overture/core/errors";
+import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { isPlatformError } from "@overture/core/errors";
+import type { StatusCode } from "hono/utils/http-status";
+import { platformUnavailable } from "../services/credentials/errors.ts";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError, isDatabaseUnavailable } from "../lib/errors.ts";
 import { errorSummary } from "../lib/error-summary.ts";
@@ -38,6 +41,22 @@ export const internalErrorBody = (requestId: string | undefined) => ({
   request_id: requestId,
 });
 
+/** The platform did not answer, or failed: 503 `platform_unavailable`, as the credential routes say. */
+const UNREACHABLE = new Set<PlatformErrorCode>([
+  "PLATFORM_NETWORK_ERROR",
+  "PLATFORM_SERVER_ERROR",
+  "PLATFORM_DEADLINE_EXCEEDED",
+]);
+
+/** nginx's status for a request whose client closed the connection before the answer. */
+const CLIENT_CLOSED_REQUEST = 499 as StatusCode;
+
+/** Whether the request's connection is gone (a Node server; in-process requests have none). */
+function clientGone(c: Context<AppEnv>): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.destroyed === true && !incoming.complete;
+}
+
 /** One place that turns thrown errors into JSON error bodies `{ error, message }`. */
 export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
   return function handleError(error, c) {
@@ -53,26 +72,40 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
         status,
       );
     }
-    if (isDatabaseUnavailable(error)) {
-      logger.warn(
-        { requestId: c.get("requestId"), err: errorSummary(error) },
-        "database unavailable",
-      );
-      c.header("Retry-After", DATABASE_RETRY_AFTER_SECONDS);
-      return c.json(DATABASE_UNAVAILABLE_BODY, 503);
+    const requestId = c.get("requestId");
+    if (clientGone(c)) {
+      // The client hung up (mid-upload, say): its body stream failed with ECONNRESET, which is
+      // neither a database outage nor a fault of ours. Nobody reads this answer; 499 as nginx
+      // logs it.
+      logger.info({ requestId, err: errorSummary(error) }, "client closed the request");
+      return c.body(null, CLIENT_CLOSED_REQUEST);
     }
+    // Asked first: a platform error carries the platform's socket error in its cause chain.
     if (isPlatformError(error)) {
-      // The platform's own failures are the backend's upstream errors: 502, except where the
+      if (UNREACHABLE.has(error.code)) {
+        logger.warn(
+          { requestId, code: error.code, status: error.status, err: errorSummary(error) },
+          "platform unavailable",
+        );
+        const unavailable = platformUnavailable(error);
+        return c.json(
+          { error: unavailable.code, message: unavailable.message, ...unavailable.details },
+          unavailable.status,
+        );
+      }
+      // The platform's other failures are the backend's upstream errors: 502, except where the
       // caller can act (sign in again, free quota, fix a parameter).
       const status =
         error.code === "PLATFORM_BAD_REQUEST" ? 400 : error.code === "QUOTA_EXHAUSTED" ? 429 : 502;
-      logger.warn(
-        { requestId: c.get("requestId"), code: error.code, status: error.status },
-        "platform error",
-      );
+      logger.warn({ requestId, code: error.code, status: error.status }, "platform error");
       return c.json({ error: error.code.toLowerCase(), message: error.message }, status);
     }
-    logger.error({ requestId: c.get("requestId"), err: errorSummary(error) }, "unhandled error");
-    return c.json(internalErrorBody(c.get("requestId")), 500);
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ requestId, err: errorSummary(error) }, "database unavailable");
+      c.header("Retry-After", DATABASE_RETRY_AFTER_SECONDS);
+      return c.json(DATABASE_UNAVAILABLE_BODY, 503);
+    }
+    logger.error({ requestId, err: errorSummary(error) }, "unhandled error");
+    return c.json(internalErrorBody(requestId), 500);
   };
 }
