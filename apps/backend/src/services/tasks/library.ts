@@ -86,21 +86,23 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
     /** Undoes a deletion within its window; 410 after it, and for a task that is not deleted. */
     async restore(userId: number, taskId: string): Promise<Task> {
       const row = await runtime.owned(userId, taskId, { deleted: true });
-      let restorable = false;
+      // Set under the row lock: an unchanged row comes back from `update` as it is, so a task
+      // that is not deleted would otherwise look restored.
+      const outcome = { restored: false, wasDeleted: false };
       const restored = await runtime.update(row.id, "api", (current, now) => {
-        restorable =
+        outcome.wasDeleted = current.deletedAt !== null;
+        outcome.restored =
           current.deletedAt !== null &&
           now.getTime() - current.deletedAt.getTime() < UNDO_WINDOW_MS;
-        return restorable ? { ...current, deletedAt: null, updatedAt: now } : undefined;
+        return outcome.restored ? { ...current, deletedAt: null, updatedAt: now } : undefined;
       });
-      // Unchanged rows come back as they are: a task that is not deleted is not "restored".
-      if (!restored || !restorable)
+      if (!restored || !outcome.restored)
         throw new ApiError(
           410,
           UNDO_EXPIRED,
-          restored && !restored.deletedAt
-            ? `Task ${taskId} is not deleted.`
-            : `Task ${taskId} was deleted more than ${UNDO_WINDOW_MS / 1000} s ago; it cannot be restored.`,
+          outcome.wasDeleted
+            ? `Task ${taskId} was deleted more than ${UNDO_WINDOW_MS / 1000} s ago; it cannot be restored.`
+            : `Task ${taskId} is not deleted.`,
         );
       return runtime.json(restored);
     },
