@@ -39,7 +39,7 @@ export function createApp(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
   const bodyLimit = apiBodyLimit();
   app.use("/api/*", bodyLimit);
   app.use("/auth/*", bodyLimit);
-  app.onError(errorHandler(deps.logger));
+  app.onError(errorHandler(deps.logger, deps.outages));
   app.notFound((c) =>
     c.json({ error: NOT_FOUND, message: `No route for ${c.req.method} ${c.req.path}` }, 404),
   );

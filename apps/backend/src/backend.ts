@@ -5,6 +5,7 @@ import type { Config } from "./env/env.ts";
 import { type Clock, systemClock } from "./lib/clock.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
 import { createMetrics } from "./lib/metrics.ts";
+import { createOutageLog } from "./lib/outage-log.ts";
 import { createVault } from "./lib/vault.ts";
 import { createSseTakeover, type SseTakeover } from "./server/sse-takeover.ts";
 import { webhookEdge } from "./server/webhook-edge.ts";
@@ -74,6 +75,7 @@ export async function createBackend(
     metrics: createMetrics(),
     vault: createVault(config.encryptionKeys),
     lifecycle,
+    outages: createOutageLog({ logger, ping: () => database.ping() }),
     platform:
       overrides.platform ??
       createPlatformClient({
@@ -110,6 +112,7 @@ export async function createBackend(
     async stop() {
       lifecycle.shuttingDown = true;
       for (const worker of [...workers].reverse()) await worker.stop();
+      base.outages.stop();
       if (closesDatabase) await database.close();
     },
   };

@@ -8,6 +8,7 @@ import type { AppEnv } from "../app-env.ts";
 import { ApiError, isDatabaseUnavailable } from "../lib/errors.ts";
 import { errorSummary } from "../lib/error-summary.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { OutageLog } from "../lib/outage-log.ts";
 import {
   type ApiErrorCode,
   DATABASE_UNAVAILABLE,
@@ -58,7 +59,10 @@ function clientGone(c: Context<AppEnv>): boolean {
 }
 
 /** One place that turns thrown errors into JSON error bodies `{ error, message }`. */
-export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
+export function errorHandler(
+  logger: Logger,
+  outages: Pick<OutageLog, "report">,
+): ErrorHandler<AppEnv> {
   return function handleError(error, c) {
     if (error instanceof ApiError) {
       return c.json({ error: error.code, message: error.message, ...error.details }, error.status);
@@ -101,7 +105,7 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
       return c.json({ error: error.code.toLowerCase(), message: error.message }, status);
     }
     if (isDatabaseUnavailable(error)) {
-      logger.warn({ requestId, err: errorSummary(error) }, "database unavailable");
+      outages.report({ requestId, err: errorSummary(error) });
       c.header("Retry-After", DATABASE_RETRY_AFTER_SECONDS);
       return c.json(DATABASE_UNAVAILABLE_BODY, 503);
     }

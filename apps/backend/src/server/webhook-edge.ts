@@ -4,6 +4,7 @@ import type { Config } from "../env/env.ts";
 import { errorSummary } from "../lib/error-summary.ts";
 import { isDatabaseUnavailable } from "../lib/errors.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { OutageLog } from "../lib/outage-log.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -21,6 +22,7 @@ export interface WebhookEdgeDeps {
   lifecycle: { readonly shuttingDown: boolean };
   logger: Logger;
   metrics: Metrics;
+  outages: Pick<OutageLog, "report">;
   services: { webhookIntake: { handle(delivery: Delivery): Promise<IntakeAnswer> } };
 }
 
@@ -76,7 +78,7 @@ export function webhookEdge(deps: WebhookEdgeDeps) {
     } catch (error) {
       if (error === CLIENT_GONE) return; // nobody to answer, nothing was handed to the intake
       if (isDatabaseUnavailable(error)) {
-        logger.warn({ requestId, err: errorSummary(error) }, "database unavailable");
+        deps.outages.report({ requestId, err: errorSummary(error) });
         status = 503;
         answer(res, requestId, status, DATABASE_UNAVAILABLE_BODY, [
           ["Retry-After", DATABASE_RETRY_AFTER_SECONDS],

@@ -283,6 +283,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     intervalMs: roundMs,
     logger,
     what: "queue round",
+    ...(deps.outages ? { outages: deps.outages } : {}),
   });
 
   return {

@@ -8,6 +8,7 @@ import { errorMessage } from "../../lib/error-summary.ts";
 import { ApiError } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
+import type { OutageLog } from "../../lib/outage-log.ts";
 import { TASK_NOT_FOUND } from "../../schemas/error-codes.ts";
 import type { ProxyTokenService } from "../credentials/proxy-tokens.ts";
 import type { SelectionService } from "../credentials/selections.ts";
@@ -34,6 +35,8 @@ export interface TaskDeps extends CredentialServices {
   platform: PlatformClient;
   logger: Logger;
   metrics: Metrics;
+  /** Where rounds that find the database unavailable report it (backend.ts); unset in unit tests. */
+  outages?: Pick<OutageLog, "report">;
   /** Randomness of poll jitter (tests fix it). */
   random?: () => number;
   /** Expected upper bound of a task's duration (spec 8: usually 1 to 10 minutes). */
