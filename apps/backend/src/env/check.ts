@@ -108,7 +108,7 @@ const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
  * proxy or a port mapping (a container's `-p 80:8787`) that check-config cannot see.
  */
 export function publicUrlWarning(config: Config): string | undefined {
-  if (config.trustProxy || config.port === 0) return undefined;
+  if (config.trustedProxies > 0 || config.port === 0) return undefined;
   const url = new URL(config.publicUrl);
   const ours = LOOPBACK.test(url.hostname) || url.hostname === config.host;
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));

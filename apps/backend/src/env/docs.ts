@@ -54,7 +54,7 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
   ARCHIVE_RETENTION_DAYS:
     "Archived results older than this are removed and the task shows `expired`; `0`: kept for ever.",
   TRUST_PROXY:
-    "Behind a reverse proxy: take the client address from `X-Forwarded-For` (rate limits).",
+    "Reverse proxies in front (`true`: one, or a number): the client address for rate limits is the `X-Forwarded-For` entry the outermost one wrote, counted from the right. `false` with no proxy.",
   LOG_LEVEL:
     "`fatal`, `error`, `warn`, `info` (one line per request), `debug`, `trace` or `silent`.",
   RETENTION_WEBHOOK_EVENTS_DAYS:

@@ -195,7 +195,20 @@ export const envVariables = z.object({
   ARCHIVE_MAX_FILE_MB: wholeNumber(1).default(200),
   ARCHIVE_QUOTA_MB: wholeNumber(0).default(2048),
   ARCHIVE_RETENTION_DAYS: wholeNumber(0).default(0),
-  TRUST_PROXY: z.stringbool({ error: "must be true or false" }).default(false),
+  // How many reverse proxies stand in front: `true` is one, a number says how many.
+  TRUST_PROXY: z
+    .string()
+    .transform((value, ctx) => {
+      if (/^\d{1,2}$/.test(value)) return Number(value);
+      const yes = z.stringbool().safeParse(value);
+      if (yes.success) return yes.data ? 1 : 0;
+      ctx.addIssue({
+        code: "custom",
+        message: "must be true, false, or the number of proxies in front (1 for one)",
+      });
+      return z.NEVER;
+    })
+    .default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RETENTION_WEBHOOK_EVENTS_DAYS: days(30),
   RETENTION_TASK_EVENTS_DAYS: days(30),
@@ -296,7 +309,8 @@ export const envSchema = envVariables
       retentionMs:
         env.ARCHIVE_RETENTION_DAYS === 0 ? null : env.ARCHIVE_RETENTION_DAYS * 86_400_000,
     },
-    trustProxy: env.TRUST_PROXY,
+    /** Reverse proxies in front whose X-Forwarded-For entries count (0: none, use the socket). */
+    trustedProxies: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     /** How long rows that only serve troubleshooting or replay are kept (services/retention). */
     retention: {

@@ -190,3 +190,53 @@ describeEachDriver("the browser boundary", (driver) => {
     });
   });
 });
+
+/**
+ * Behind proxies (TRUST_PROXY): the client address is the entry of X-Forwarded-For the nearest
+ * trusted proxy wrote, counted from the right. What a client writes into the header itself
+ * lands to the left of it, so it changes nothing. One driver: rate-limit buckets are tested on
+ * both in `test/rate-limits.test.ts`.
+ */
+describe("client addresses behind a proxy", () => {
+  const PROXY = "10.0.0.2";
+  let one: TestBackend;
+  let two: TestBackend;
+  beforeAll(async () => {
+    one = await startTestBackend({ driver: "pglite", config: { TRUST_PROXY: "true" } });
+    two = await startTestBackend({ driver: "pglite", config: { TRUST_PROXY: "2" } });
+  });
+  afterAll(async () => {
+    await one.close();
+    await two.close();
+  });
+
+  /** The statuses of twelve sign-in starts, each with the X-Forwarded-For `forwarded(i)`. */
+  async function starts(t: TestBackend, forwarded: (i: number) => string): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const response = await t.request("/auth/start", {
+        ip: PROXY,
+        headers: { "X-Forwarded-For": forwarded(i) },
+      });
+      statuses.push(response.status);
+    }
+    return statuses;
+  }
+
+  it("tells the clients one proxy names apart (the valid case)", async () => {
+    const statuses = await starts(one, (i) => `198.51.100.${i}`);
+    expect(statuses.every((status) => status === 400)).toBe(true);
+  });
+
+  it("limits a client that writes its own X-Forwarded-For entries before the proxy's", async () => {
+    const statuses = await starts(one, (i) => `203.0.113.${i}, 198.51.100.77`);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+
+  it("with TRUST_PROXY=2, takes the entry the outer proxy wrote, past the inner one's", async () => {
+    const statuses = await starts(two, (i) => `203.0.113.${i}, 198.51.100.78, 10.0.0.1`);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    const apart = await starts(two, (i) => `198.51.100.${100 + i}, 10.0.0.1`);
+    expect(apart.every((status) => status === 400)).toBe(true);
+  });
+});
