@@ -90,6 +90,7 @@ const seconds = (value: string) => {
 const selfHosting = readFileSync(join(ROOT, "docs/self-hosting.md"), "utf8");
 const example = envFile(readFileSync(join(ROOT, "apps/backend/.env.example"), "utf8"));
 const dockerfile = dockerStages(readFileSync(join(ROOT, "apps/backend/Dockerfile"), "utf8"));
+
 const compose = parse(readFileSync(join(ROOT, "compose.yaml"), "utf8")) as {
   services: Record<string, Record<string, unknown>>;
   volumes: Record<string, unknown>;
@@ -233,13 +234,48 @@ describe("compose.yaml", () => {
       target: "emulator",
     });
     expect(dockerfile.has("emulator")).toBe(true);
-    const args = emulator.command as string[];
+    const args = (emulator.command as (string | number)[]).map((a) =>
+      interpolate(String(a), dotEnv),
+    );
     const arg = (name: string) => args[args.indexOf(name) + 1];
     const config = parseEnv(resolved());
     expect(config.platform.baseUrl).toBe(`http://127.0.0.1:${arg("--port")}`);
     expect(arg("--backend-url")).toBe(config.publicUrl);
     expect(emulator.network_mode).toBe("service:backend");
     expect(backend.ports).toContain(`127.0.0.1:${arg("--port")}:${arg("--port")}`);
+  });
+
+  it("makes the emulator's result links ones the backend downloads: its --public-url is PLATFORM_BASE_URL", () => {
+    const emulator = compose.services.emulator ?? {};
+    const args = (emulator.command as (string | number)[]).map((a) =>
+      interpolate(String(a), dotEnv),
+    );
+    const publicUrl = args[args.indexOf("--public-url") + 1] ?? "";
+    expect(args).toContain("--public-url");
+    // The archiver fetches result links only on PLATFORM_BASE_URL's origin (or an allowed host);
+    // the emulator in the backend's network namespace is reached there.
+    expect(new URL(publicUrl).origin).toBe(new URL(parseEnv(resolved()).platform.baseUrl).origin);
+    expect(new URL(publicUrl).hostname).not.toBe("0.0.0.0");
+  });
+
+  it("sends the emulator's redirects and webhooks to the backend's PUBLIC_URL, whatever it is", () => {
+    const emulator = compose.services.emulator ?? {};
+    for (const publicUrl of ["http://127.0.0.1:8787", "https://overture.example.com"]) {
+      const env = { ...dotEnv, PUBLIC_URL: publicUrl };
+      const args = (emulator.command as (string | number)[]).map((a) =>
+        interpolate(String(a), env),
+      );
+      const config = parseEnv(
+        Object.fromEntries(
+          Object.entries(environment).map(([name, value]) => [
+            name,
+            interpolate(String(value), env),
+          ]),
+        ),
+      );
+      expect(args[args.indexOf("--backend-url") + 1]).toBe(config.publicUrl);
+      expect(config.publicUrl).toBe(publicUrl);
+    }
   });
 });
 
