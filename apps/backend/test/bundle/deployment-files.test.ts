@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -89,8 +89,14 @@ const seconds = (value: string) => {
 
 const selfHosting = readFileSync(join(ROOT, "docs/self-hosting.md"), "utf8");
 const example = envFile(readFileSync(join(ROOT, "apps/backend/.env.example"), "utf8"));
-const dockerfile = dockerStages(readFileSync(join(ROOT, "apps/backend/Dockerfile"), "utf8"));
+const dockerText = readFileSync(join(ROOT, "apps/backend/Dockerfile"), "utf8");
+const dockerfile = dockerStages(dockerText);
 
+/** The `engines.node` the bundle's manifest gets (scripts/bundle.mjs writes it). */
+function bundleEngines(): string {
+  const script = readFileSync(join(ROOT, "apps/backend/scripts/bundle.mjs"), "utf8");
+  return /engines: \{ node: "([^"]+)" \}/.exec(script)?.[1] ?? "";
+}
 const compose = parse(readFileSync(join(ROOT, "compose.yaml"), "utf8")) as {
   services: Record<string, Record<string, unknown>>;
   volumes: Record<string, unknown>;
@@ -119,6 +125,46 @@ describe("the Dockerfile", () => {
     const order = runtime.map((i) => i.keyword);
     expect(order.lastIndexOf("USER")).toBeLessThan(order.indexOf("ENTRYPOINT"));
     expect(one(runtime, "HEALTHCHECK")).toMatch(/CMD .*\/readyz/);
+  });
+
+  it("installs from the manifests and the lockfile before it copies the sources", () => {
+    const copies = build.map((i, at) => ({ ...i, at })).filter((i) => i.keyword === "COPY");
+    const everything = copies.find((i) => i.args === ". .")?.at ?? -1;
+    const install = build.findIndex(
+      (i) => i.keyword === "RUN" && /pnpm install --frozen-lockfile/.test(i.args),
+    );
+    expect(everything).toBeGreaterThan(install);
+    expect(install).toBeGreaterThan(-1);
+    const before = copies.filter((i) => i.at < install).flatMap((i) => i.args.split(/\s+/));
+    expect(before).toEqual(expect.arrayContaining(["pnpm-lock.yaml", "pnpm-workspace.yaml"]));
+    // Every workspace's manifest, or the frozen install refuses the lockfile.
+    const workspaces = ["apps", "packages", "tooling"].flatMap((group) =>
+      readdirSync(join(ROOT, group), { withFileTypes: true })
+        .filter(
+          (entry) =>
+            entry.isDirectory() && existsSync(join(ROOT, group, entry.name, "package.json")),
+        )
+        .map((entry) => `${group}/${entry.name}/package.json`),
+    );
+    expect(workspaces.length).toBeGreaterThan(5);
+    expect(before).toEqual(expect.arrayContaining(workspaces));
+  });
+
+  it("builds the emulator image from its deployed package, not from the build stage", () => {
+    const emulator = dockerfile.get("emulator") ?? [];
+    expect(one(emulator, "FROM")).not.toMatch(/^build\b/);
+    expect(all(build, "RUN").join(" ")).toMatch(
+      /pnpm --filter @overture\/platform-emulator deploy --legacy --prod \/out\/platform-emulator/,
+    );
+    expect(all(emulator, "COPY")).toEqual(["--from=build /out/platform-emulator /app"]);
+  });
+
+  it("runs every stage on one Node line, one the folder's engines name", () => {
+    const image = /ARG NODE_IMAGE=(\S+)/.exec(dockerText)?.[1] ?? "";
+    const [, major = ""] = /^node:(\d+)-/.exec(image) ?? [];
+    for (const [name, stage] of dockerfile)
+      expect(one(stage, "FROM"), name).toMatch(/^\$\{NODE_IMAGE\}/);
+    expect(bundleEngines()).toContain(`^${major}.`);
   });
 
   it("sets only variables env.ts knows, and exposes the port it listens on", () => {
