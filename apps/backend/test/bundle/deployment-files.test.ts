@@ -1,4 +1,14 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -354,5 +364,76 @@ describe("the systemd unit of docs/self-hosting.md", () => {
     const settings = (block ?? "").split("\n").filter((line) => /^\w+=/.test(line));
     expect(settings.length).toBeGreaterThan(10);
     expect(settings.filter((line) => /\s#/.test(line))).toEqual([]);
+  });
+});
+
+describe("docs/self-hosting.md, followed literally", () => {
+  const section = (from: string, to: string) => selfHosting.split(from)[1]?.split(to)[0] ?? "";
+  const shBlocks = (text: string) =>
+    [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+
+  it("sets TRUST_PROXY=true only once a proxy is in front, not in step 4's example", () => {
+    const step4 = section("## 4. Configure", "## 5.");
+    const block = shBlocks(step4).find((text) => text.includes("PUBLIC_URL=")) ?? "";
+    expect(block).toMatch(/^TRUST_PROXY=false$/m);
+    expect(section("## 6. HTTPS", "## 7.")).toContain("TRUST_PROXY=true");
+  });
+
+  it("gives the settings file to the service's user to read, and runs the commands as that user", () => {
+    const step4 = section("## 4. Configure", "## 5.");
+    const [, mode = "", group = ""] =
+      /install -m (\d+) -o root -g (\w+) \S+ \/etc\/overture-backend\.env/.exec(step4) ?? [];
+    expect(mode).toBe("640");
+    expect(documentedUnit(selfHosting).get("User")).toEqual([group]);
+    // Sourcing it in a shell needs read access the operator's own user lacks (and expands `$`).
+    expect(selfHosting).not.toMatch(/\. \/etc\/overture-backend\.env/);
+    expect(section("## 5. Check", "## 6.")).toMatch(
+      /sudo -u overture .*--env-file=\/etc\/overture-backend\.env/,
+    );
+  });
+
+  it("restores a backup with a command that works into the existing database and a new one", () => {
+    const restores = [...selfHosting.matchAll(/`(pg_restore [^`]+)`/g)].map((m) => m[1] ?? "");
+    expect(restores.length).toBeGreaterThan(0);
+    for (const command of restores)
+      if (command.includes("--clean")) expect(command).toContain("--if-exists");
+    expect(selfHosting).toMatch(/stop every\s+instance first/i);
+  });
+
+  it("leaves HOST and PGLITE_DATA_DIR unset in .env.example, so `docker run --env-file` keeps the image's", () => {
+    const runtime = dockerfile.get("backend") ?? [];
+    const image = Object.fromEntries(
+      [...one(runtime, "ENV").matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1] ?? "", m[2] ?? ""]),
+    );
+    // --env-file wins over the image's ENV, as `docker run` applies them.
+    const key = `k1:${Buffer.alloc(32, 3).toString("base64")}`;
+    const config = parseEnv({ ...image, ...example.set, TOKEN_ENCRYPTION_KEYS: key });
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.database).toEqual({ driver: "pglite", dataDir: "/data/pglite" });
+    const volume = JSON.parse(one(runtime, "VOLUME")) as string[];
+    expect(volume.some((folder) => "/data/pglite".startsWith(`${folder}/`))).toBe(true);
+  });
+
+  it("leaves a .env with a working key of its own after section 10's commands, run once or twice", () => {
+    const dir = mkdtempSync(join(tmpdir(), "overture-dotenv-"));
+    try {
+      mkdirSync(join(dir, "apps/backend"), { recursive: true });
+      copyFileSync(join(ROOT, "apps/backend/.env.example"), join(dir, "apps/backend/.env.example"));
+      const step10 = section("## 10. Containers", "## 11.");
+      const script = shBlocks(step10)
+        .flatMap((block) => block.split("\n"))
+        .filter((line) => /\.env\b/.test(line) && !/^\s*docker /.test(line))
+        .join("\n");
+      expect(script).toContain("cp apps/backend/.env.example .env");
+      const run = () => execFileSync("sh", ["-ec", script], { cwd: dir });
+      run();
+      const first = envFile(readFileSync(join(dir, ".env"), "utf8")).set;
+      expect(parseEnv(first).encryptionKeys).toHaveLength(1);
+      run();
+      const second = envFile(readFileSync(join(dir, ".env"), "utf8")).set;
+      expect(second.TOKEN_ENCRYPTION_KEYS).toBe(first.TOKEN_ENCRYPTION_KEYS);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
