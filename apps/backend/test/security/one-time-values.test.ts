@@ -1,3 +1,4 @@
+import type * as NodeCrypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDriver } from "../support/drivers.ts";
 import { freshIp, startTestBackend, type TestBackend } from "../support/harness.ts";
@@ -10,7 +11,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 // a counter, a clock), however random it looks.
 const drawn = vi.hoisted(() => new Set<string>());
 vi.mock("node:crypto", async (importOriginal) => {
-  const crypto = await importOriginal<typeof import("node:crypto")>();
+  const crypto = await importOriginal<typeof NodeCrypto>();
   const randomBytes = (size: number) => {
     const bytes = crypto.randomBytes(size);
     drawn.add(bytes.toString("base64url"));
