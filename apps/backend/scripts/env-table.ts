@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { envTable } from "../src/env-docs.ts";
+import { envTable } from "../src/env/docs.ts";
 
 /**
  * `pnpm --filter @overture/backend docs:env`: rewrites the environment table of
@@ -10,7 +10,7 @@ import { envTable } from "../src/env-docs.ts";
 export const SELF_HOSTING_DOC = fileURLToPath(
   new URL("../../../docs/self-hosting.md", import.meta.url),
 );
-export const START = "<!-- env-table:start (generated from apps/backend/src/env-docs.ts) -->";
+export const START = "<!-- env-table:start (generated from apps/backend/src/env/docs.ts) -->";
 export const END = "<!-- env-table:end -->";
 
 /** The text between the markers. */

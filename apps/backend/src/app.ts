@@ -4,6 +4,7 @@ import type { AppDeps } from "./services/index.ts";
 import { apiBodyLimit } from "./middleware/body-limit.ts";
 import { compression } from "./middleware/compression.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
+import { queryText } from "./middleware/query-text.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { docsPage, type OpenApiDocument } from "./routes/docs/docs.page.ts";
@@ -36,10 +37,11 @@ export function createApp(deps: AppDeps, takeover: Pick<SseTakeover, "offer">) {
   app.use(securityHeaders());
   // What the extension and the share page read; not the webhook intake (small bodies, hot path).
   for (const path of ["/api/*", "/s/*", "/docs", "/openapi.json"]) app.use(path, compression());
+  app.use("/api/*", queryText());
   const bodyLimit = apiBodyLimit();
   app.use("/api/*", bodyLimit);
   app.use("/auth/*", bodyLimit);
-  app.onError(errorHandler(deps.logger));
+  app.onError(errorHandler(deps.logger, deps.outages));
   app.notFound((c) =>
     c.json({ error: NOT_FOUND, message: `No route for ${c.req.method} ${c.req.path}` }, 404),
   );

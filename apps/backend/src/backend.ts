@@ -2,10 +2,11 @@ import { createPlatformClient, type PlatformClient } from "@overture/core/client
 import { createApp } from "./app.ts";
 import type { Database } from "./db/client.ts";
 import { openDatabase } from "./db/open.ts";
-import type { Config } from "./env.ts";
+import type { Config } from "./env/env.ts";
 import { type Clock, systemClock } from "./lib/clock.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
 import { createMetrics } from "./lib/metrics.ts";
+import { createOutageLog } from "./lib/outage-log.ts";
 import { createVault } from "./lib/vault.ts";
 import { createSseTakeover, type SseTakeover } from "./server/sse-takeover.ts";
 import { webhookEdge } from "./server/webhook-edge.ts";
@@ -75,6 +76,7 @@ export async function createBackend(
     metrics: createMetrics(),
     vault: createVault(config.encryptionKeys),
     lifecycle,
+    outages: createOutageLog({ logger, ping: () => database.ping() }),
     platform:
       overrides.platform ??
       createPlatformClient({
@@ -112,6 +114,7 @@ export async function createBackend(
     async stop() {
       lifecycle.shuttingDown = true;
       for (const worker of [...workers].reverse()) await worker.stop();
+      base.outages.stop();
       if (closesDatabase) await database.close();
     },
   };

@@ -4,6 +4,6 @@
  * signals. The `overture-backend serve` command does the same for itself (cli/serve.ts).
  */
 export { createBackend, type Backend, type BackendOverrides } from "./backend.ts";
-export { ConfigError, parseEnv, type Config } from "./env.ts";
+export { ConfigError, parseEnv, type Config } from "./env/env.ts";
 export { freePort } from "./server/free-port.ts";
 export { closeOnSignals, listen, nodeFetch, type RunningServer } from "./server/listen.ts";

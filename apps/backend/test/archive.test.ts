@@ -86,6 +86,16 @@ describeEachDriver("result archiving into Postgres (the default)", (driver) => {
     expect(past.headers.get("content-range")).toBe(`bytes */${original.byteLength}`);
   });
 
+  it.each(["bytes=5-2", "bytes=x-1", "items=0-9", "bytes=0-9,"])(
+    "ignores the invalid range set %s and serves the whole file with 200 (RFC 9110 §14.2)",
+    async (range) => {
+      const whole = await audio("", { Range: range });
+      expect(whole.status).toBe(200);
+      expect(whole.headers.get("content-range")).toBeNull();
+      expect(whole.headers.get("content-length")).toBe(String(original.byteLength));
+    },
+  );
+
   it("honours If-Range only for this file's ETag, and If-None-Match with 304", async () => {
     const etag = (await audio("", { Range: "bytes=0-0" })).headers.get("etag") ?? "";
     expect(etag).toMatch(/^"[0-9a-f-]{36}"$/);
@@ -202,6 +212,32 @@ describeEachDriver("result archiving into Postgres (the default)", (driver) => {
     expect(await theirs.json()).toMatchObject({ error: "task_not_found" });
   });
 
+  it("serves a media link under one spelling only: a character added, a fifth segment, + for - are 403", async () => {
+    let path = "";
+    // A link whose token has a "-" after its key id.
+    for (let i = 0; i < 200 && !path; i += 1) {
+      const { url } = (await (
+        await t.request(`/api/tasks/${taskId}/media-link`, {
+          method: "POST",
+          session: user.session,
+        })
+      ).json()) as { url: string };
+      const token = new URL(url).pathname.slice("/media/".length);
+      if (token.slice(6).includes("-")) path = `/media/${token}`;
+    }
+    expect(path).not.toBe("");
+    expect((await t.request(path, { headers: { Range: "bytes=0-0" } })).status).toBe(206);
+    for (const altered of [
+      `${path}A`,
+      `${path}.x`,
+      `/media/${path.slice("/media/".length).replaceAll("-", "+")}`,
+    ]) {
+      const refused = await t.request(altered);
+      expect(refused.status, altered).toBe(403);
+      expect(await refused.json()).toMatchObject({ error: "media_link_invalid" });
+    }
+  });
+
   it("stops serving a media link once its task is deleted", async () => {
     const done = await finishedTask(t, user.session);
     expect(await archiverOf(t).runOnce()).toBe(1);
@@ -221,6 +257,49 @@ describeEachDriver("result archiving into Postgres (the default)", (driver) => {
     const gone = await t.request(path, { headers: { Range: "bytes=0-0" } });
     expect(gone.status).toBe(404);
     expect(await gone.json()).toMatchObject({ error: "not_archived" });
+  });
+
+  it("marks private audio and media links private, no-cache, with a strong ETag: every play revalidates", async () => {
+    const { url } = (await (
+      await t.request(`/api/tasks/${taskId}/media-link`, { method: "POST", session: user.session })
+    ).json()) as { url: string };
+    for (const response of [await audio(), await t.request(new URL(url).pathname)]) {
+      expect(response.headers.get("cache-control")).toBe("private, no-cache");
+      expect(response.headers.get("etag")).toMatch(/^"[0-9a-f-]{36}"$/);
+      await response.body?.cancel();
+    }
+  });
+
+  it("answers a revalidation 304 while the track is there, and 404 once it is deleted (session route and media link)", async () => {
+    const done = await finishedTask(t, user.session);
+    expect(await archiverOf(t).runOnce()).toBe(1);
+    const own = (headers: Record<string, string> = {}) =>
+      t.request(`/api/tasks/${done.id}/audio?format=mp3`, { session: user.session, headers });
+    const { url } = (await (
+      await t.request(`/api/tasks/${done.id}/media-link?format=mp3`, {
+        method: "POST",
+        session: user.session,
+      })
+    ).json()) as { url: string };
+    const media = (headers: Record<string, string> = {}) =>
+      t.request(new URL(url).pathname, { headers });
+    const etag = (await own()).headers.get("etag") ?? "";
+    expect((await own({ "If-None-Match": etag })).status).toBe(304);
+    expect((await media({ "If-None-Match": etag })).status).toBe(304);
+    await t.request(`/api/tasks/${done.id}`, { method: "DELETE", session: user.session });
+    expect((await own({ "If-None-Match": etag })).status).toBe(404);
+    expect((await media({ "If-None-Match": etag })).status).toBe(404);
+  });
+
+  it("answers a revalidation of a signed-out session's audio 401", async () => {
+    const other = await t.signIn();
+    const etag = (await audio()).headers.get("etag") ?? "";
+    const request = (session: string) =>
+      t.request(`/api/tasks/${taskId}/audio`, { session, headers: { "If-None-Match": etag } });
+    expect((await request(user.session)).status).toBe(304);
+    const signedIn = other.sessionToken;
+    await t.request("/auth/logout", { method: "POST", session: signedIn });
+    expect((await request(signedIn)).status).toBe(401);
   });
 
   it("refuses a media link once it has expired", async () => {

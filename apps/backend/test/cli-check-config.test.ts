@@ -69,4 +69,25 @@ describe("check-config's platform probe, against the emulator", () => {
     expect(result.out).toContain("✗ the token endpoint refused the client credentials");
     expect(result.code).toBe(2);
   });
+
+  it("warns when PUBLIC_URL points at this machine on another port than PORT", async () => {
+    const result = await check({ PUBLIC_URL: "http://127.0.0.1:8787", PORT: "18797" });
+    expect(result.out).toContain(
+      "warning: PUBLIC_URL http://127.0.0.1:8787 points at this machine on port 8787, but the server listens on PORT=18797",
+    );
+    expect(result.code).toBe(0);
+  });
+
+  it.each([
+    ["PUBLIC_URL unset (it follows PORT)", { PUBLIC_URL: "", PORT: "18797" }],
+    ["the same port", { PUBLIC_URL: "http://127.0.0.1:18797", PORT: "18797" }],
+    [
+      "a proxy declared",
+      { PUBLIC_URL: "http://127.0.0.1:8787", PORT: "18797", TRUST_PROXY: "true" },
+    ],
+    ["another host", { PUBLIC_URL: "https://overture.example.com", PORT: "18797" }],
+  ])("does not warn about PUBLIC_URL with %s", async (_, env) => {
+    const result = await check(env);
+    expect(result.out).not.toContain("warning: PUBLIC_URL");
+  });
 });

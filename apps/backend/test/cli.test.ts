@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
@@ -74,6 +75,43 @@ describe("overture-backend, the command line", () => {
     expect(result.err).toContain("TOKEN_ENCRYPTION_KEYS:");
     // The key's value is never echoed back.
     expect(result.err).not.toContain("nope");
+  });
+
+  it.each(["k1:x", `k1:${"A".repeat(42)}=`])(
+    "refuses TOKEN_ENCRYPTION_KEYS=%s as a configuration problem in every command, listed with the others (exit 2)",
+    async (keys) => {
+      const env = testEnv({ PORT: "eighty", TOKEN_ENCRYPTION_KEYS: keys });
+      for (const argv of [["serve"], ["migrate"], ["reseal"], ["prune"], ["check-config"]]) {
+        const result = await run(argv, env);
+        const printed = `${result.out}\n${result.err}`;
+        expect(result.code, argv[0]).toBe(2);
+        expect(printed, argv[0]).toContain("PORT:");
+        expect(printed, argv[0]).toMatch(/TOKEN_ENCRYPTION_KEYS: each entry must be/);
+        expect(printed, argv[0]).not.toContain(keys);
+      }
+    },
+  );
+
+  it("refuses a DATABASE_URL that is not a URL in check-config and serve, naming it (exit 2)", async () => {
+    const env = testEnv({ DATABASE_URL: "postgres://overture:s3cr/t@127.0.0.1:5432/overture" });
+    for (const argv of [["check-config"], ["serve"]]) {
+      const result = await run(argv, env);
+      const printed = `${result.out}\n${result.err}`;
+      expect(printed, argv[0]).toMatch(/DATABASE_URL: is not a valid URL/);
+      expect(printed, argv[0]).not.toContain("s3cr");
+      expect(result.code, argv[0]).toBe(2);
+    }
+  });
+
+  it("stops `node dist/index.js` (src/index.ts) on a wrong configuration with exit 2 too", () => {
+    const child = spawnSync(process.execPath, ["--import", "tsx", "src/index.ts"], {
+      cwd: join(import.meta.dirname, ".."),
+      env: { PATH: process.env.PATH, ...testEnv({ TOKEN_ENCRYPTION_KEYS: "k1:x" }) },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(child.stderr).toMatch(/TOKEN_ENCRYPTION_KEYS: each entry must be/);
+    expect(child.status).toBe(2);
   });
 });
 

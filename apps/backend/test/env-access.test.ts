@@ -16,7 +16,7 @@ async function restrictedIn(file: string, text: string): Promise<string[]> {
 describe("reading the environment", () => {
   // Type-aware linting builds the TypeScript program first (seconds): once, before the tests.
   beforeAll(async () => {
-    await eslint.lintText("", { filePath: join(ROOT, "src/env.ts") });
+    await eslint.lintText("", { filePath: join(ROOT, "src/env/env.ts") });
   });
 
   it("is refused in a source file other than env.ts", async () => {
@@ -35,6 +35,8 @@ describe("reading the environment", () => {
   });
 
   it("is allowed in env.ts", async () => {
-    expect(await restrictedIn("src/env.ts", "export const port = process.env.PORT;\n")).toEqual([]);
+    expect(await restrictedIn("src/env/env.ts", "export const port = process.env.PORT;\n")).toEqual(
+      [],
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { envTable } from "../src/env-docs.ts";
-import { envVariables } from "../src/env.ts";
+import { envTable } from "../src/env/docs.ts";
+import { envVariables } from "../src/env/env.ts";
 import { envSection, SELF_HOSTING_DOC } from "../scripts/env-table.ts";
 
 /** A Markdown table's cells, whitespace and alignment aside (the page is formatted by prettier). */

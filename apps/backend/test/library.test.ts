@@ -74,6 +74,44 @@ describeEachDriver("the library: search, filters, sorting, paging and track acti
     expect((await t.request("/api/tasks?sort=size", { session: user.session })).status).toBe(400);
   });
 
+  const UUID = "3f1c2a52-6e0a-4d4b-9b8e-2f6c8d7e9a10";
+  const DATE = "2024-02-01T10:00:00.000Z";
+  it.each([
+    ["newest", "a number for a date", "1", UUID],
+    ["newest", "a day February does not have", "2024-02-30T00:00:00.000Z", UUID],
+    ["oldest", "the last date JavaScript holds", "+275760-09-13T00:00:00.000Z", UUID],
+    ["newest", "year 0, which Postgres has not", "0000-01-01T00:00:00.000Z", UUID],
+    ["newest", "a date without its time", "2024-02-01", UUID],
+    ["newest", "36 dashes for the id", DATE, "-".repeat(36)],
+    ["oldest", "an id with a letter past f", DATE, "3f1c2a52-6e0a-4d4b-9b8e-2f6c8d7e9a1g"],
+    ["title", "a title key holding NUL", "night\u0000drive", UUID],
+    ["title", "a title key holding a lone surrogate", "night \ud800 drive", UUID],
+    ["title", "a title key longer than any title", "x".repeat(5_000), UUID],
+  ])(
+    "refuses a tampered %s cursor holding %s (400 invalid_cursor)",
+    async (sort, _what, key, id) => {
+      const cursor = Buffer.from(JSON.stringify([sort, key, id])).toString("base64url");
+      const response = await t.request(`/api/tasks?sort=${sort}&cursor=${cursor}`, {
+        session: user.session,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: "invalid_cursor" });
+    },
+  );
+
+  it("accepts a cursor built the way the API builds one (the valid case of the above)", async () => {
+    for (const [sort, key] of [
+      ["newest", DATE],
+      ["title", "night drive"],
+    ]) {
+      const cursor = Buffer.from(JSON.stringify([sort, key, UUID])).toString("base64url");
+      const response = await t.request(`/api/tasks?sort=${sort}&cursor=${cursor}`, {
+        session: user.session,
+      });
+      expect(response.status).toBe(200);
+    }
+  });
+
   it("searches title, prompt and lyrics case-insensitively, % and _ literally", async () => {
     expect(titles(await listAll(t, user.session, "sort=oldest&q=lofi"))).toEqual([
       "Rainy lofi piano",
@@ -220,6 +258,21 @@ describeEachDriver("the library: search, filters, sorting, paging and track acti
     await t.request(`/api/tasks/${task.id}/restore`, { method: "POST", session: user.session });
     await archiverOf(t).runOnce();
     expect((await getTask(t, user.session, task.id)).archive?.status).toBe("archived");
+  });
+
+  it("answers 410 to restoring a task that is not deleted, as the API document says", async () => {
+    const id = at(2).id;
+    const response = await t.request(`/api/tasks/${id}/restore`, {
+      method: "POST",
+      session: user.session,
+    });
+    expect(response.status).toBe(410);
+    expect(await response.json()).toMatchObject({ error: "undo_expired" });
+    const document = (await (await t.request("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    expect(document.paths["/api/tasks/{id}/restore"]?.post?.responses).toHaveProperty("410");
+    expect((await getTask(t, user.session, id)).deleted_at).toBeNull();
   });
 
   it("deletes a track, undoes it within the window, then purges it and its archive", async () => {

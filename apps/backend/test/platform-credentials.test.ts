@@ -1,6 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { PlatformError } from "@overture/core/errors";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import type { Me } from "../src/api.ts";
 import { grants } from "../src/db/schema/index.ts";
 import {
   DEFAULT_ACCESS_TTL_SECONDS,
@@ -154,6 +156,26 @@ describeEachDriver("grant refresh and revocation", (driver) => {
       grant: { status: string };
     };
     expect(me.grant.status).toBe("revoked");
+  });
+
+  it("reports on /api/me a grant no listed key opens as revoked (grant_unreadable), and an open one as active", async () => {
+    const me = async (instance: { request: TestBackend["request"] }) =>
+      ((await (await instance.request("/api/me", { session: user.sessionToken })).json()) as Me)
+        .grant;
+    expect(await me(t)).toEqual({ status: "active", scope: "user_info api_key" });
+    // The same database seen by an instance whose key list lost the key that sealed the grant.
+    const other = await t.openSecondInstance((config) => ({
+      ...config,
+      encryptionKeys: [{ id: "k9", key: randomBytes(32).toString("base64") }],
+    }));
+    expect(await me(other)).toEqual({
+      status: "revoked",
+      scope: "user_info api_key",
+      reason: "grant_unreadable",
+    });
+    expect(
+      (await other.request("/api/namespaces/demo/tokens", { session: user.sessionToken })).status,
+    ).toBe(401);
   });
 
   it("does not call the platform again for a revoked grant", async () => {

@@ -7,7 +7,7 @@ import { createBackend, type Backend } from "../src/backend.ts";
 import { RESEAL_ROUNDS, reseal } from "../src/cli/maintenance.ts";
 import type { AppDatabase } from "../src/db/client.ts";
 import { grants, proxyTokens, webhookSecrets } from "../src/db/schema/index.ts";
-import { parseEnv } from "../src/env.ts";
+import { parseEnv } from "../src/env/env.ts";
 import { createLogger } from "../src/lib/logger.ts";
 import { createVault, type Vault } from "../src/lib/vault.ts";
 import { accessContext, refreshContext } from "../src/services/credentials/grants.ts";

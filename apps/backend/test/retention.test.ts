@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, expect, it } from "vitest";
 import type { AppDatabase } from "../src/db/client.ts";
 import { openDatabase } from "../src/db/open.ts";
-import { parseEnv } from "../src/env.ts";
+import { parseEnv } from "../src/env/env.ts";
 import { createLogger } from "../src/lib/logger.ts";
 import { createRetention, PRUNED_TABLES } from "../src/services/retention/prune.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";

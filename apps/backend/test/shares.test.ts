@@ -237,11 +237,25 @@ describeEachDriver("share links: create, list, revoke, expire, and the public pa
     expect((await t.request("/s/nope", { ip: "203.0.113.71" })).status).toBe(404);
   });
 
-  it("ends every link of a deleted track", async () => {
-    const path = publicPath((await share()).body);
+  it("ends every link of a deleted track for good: the undo restores the track, not its links", async () => {
+    const created = (await share()).body;
+    const path = publicPath(created);
+    expect((await t.request(path)).status).toBe(200);
     await t.request(`/api/tasks/${task.id}`, { method: "DELETE", session: user.session });
     expect((await t.request(path)).status).toBe(404);
-    await t.request(`/api/tasks/${task.id}/restore`, { method: "POST", session: user.session });
-    expect((await t.request(path)).status).toBe(200);
+    const restored = await t.request(`/api/tasks/${task.id}/restore`, {
+      method: "POST",
+      session: user.session,
+    });
+    expect(restored.status).toBe(200);
+    for (const what of ["", "/audio", "/peaks"])
+      expect((await t.request(`${path}${what}`)).status, what).toBe(410);
+    const listed = (await (
+      await t.request(`/api/tasks/${task.id}/shares`, { session: user.session })
+    ).json()) as ShareList;
+    expect(listed.shares.find((s) => s.id === created.id)).toMatchObject({ status: "revoked" });
+    expect(listed.shares.every((s) => s.status !== "active")).toBe(true);
+    // A link made after the undo is a new one, and works.
+    expect((await t.request(publicPath((await share()).body))).status).toBe(200);
   });
 });

@@ -156,6 +156,7 @@ describe("webhook edge, in front of the app", () => {
       lifecycle: { shuttingDown: false },
       logger: createLogger("silent"),
       metrics: createMetrics(),
+      outages: { report: () => undefined },
       services: {
         webhookIntake: {
           handle: (delivery) => {

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { Database } from "../db/client.ts";
 import { openDatabase } from "../db/open.ts";
-import { checkEnvironment } from "../env-check.ts";
-import type { DatabaseConfig } from "../env.ts";
+import { checkEnvironment, publicUrlWarning } from "../env/check.ts";
+import type { DatabaseConfig } from "../env/env.ts";
 import { errorMessage } from "../lib/error-summary.ts";
 import { type CliIo, EXIT } from "./io.ts";
 import { pendingMigrations } from "./migrations.ts";
@@ -46,6 +46,8 @@ export async function checkConfig(io: CliIo, fetchImpl: typeof fetch = fetch): P
     io.out(`platform ${url}: ${mark(result)} ${result.message}`);
     failed ||= !result.ok;
   }
+  const publicUrl = check.config ? publicUrlWarning(check.config) : undefined;
+  if (publicUrl) io.out(`warning: ${publicUrl}`);
   if (check.config?.production && check.config.metricsToken === undefined)
     io.out("warning: METRICS_TOKEN is unset, so /metrics is public");
   if (check.config?.production && !check.config.publicUrl.startsWith("https://"))

@@ -1,5 +1,5 @@
-import type { Config } from "../env.ts";
-import { checkEnvironment } from "../env-check.ts";
+import type { Config } from "../env/env.ts";
+import { checkEnvironment } from "../env/check.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 
 /** Where a command reads its environment and writes: the process, or a test's capture. */

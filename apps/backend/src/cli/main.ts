@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 // Inlined by the bundler, so the bundle reports the version it was built from.
 import backendPackage from "../../package.json" with { type: "json" };
-import type { Config } from "../env.ts";
+import type { Config } from "../env/env.ts";
 import { checkConfig } from "./check-config.ts";
 import { type CliIo, CommandFailed, configOrReport, EXIT, processIo } from "./io.ts";
 import { migrate, prune, reseal } from "./maintenance.ts";

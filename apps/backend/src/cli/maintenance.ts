@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { createBackend } from "../backend.ts";
 import type { Database } from "../db/client.ts";
-import type { Config } from "../env.ts";
+import type { Config } from "../env/env.ts";
 import { systemClock } from "../lib/clock.ts";
 import { createVault } from "../lib/vault.ts";
 import { createResealer } from "../services/credentials/reseal.ts";

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import type { Database } from "../db/client.ts";
 import { openDatabase } from "../db/open.ts";
-import type { DatabaseConfig } from "../env.ts";
+import type { DatabaseConfig } from "../env/env.ts";
 import { CommandFailed } from "./io.ts";
 
 /**

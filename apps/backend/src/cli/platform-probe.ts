@@ -11,7 +11,7 @@ import {
   PlatformError,
 } from "@overture/core/errors";
 import { exchangeCode } from "@overture/core/oauth";
-import type { PlatformClientCheck } from "../env-check.ts";
+import type { PlatformClientCheck } from "../env/check.ts";
 import { errorMessage } from "../lib/error-summary.ts";
 
 /** ✓ passes, ✗ fails the check, ? passes but could not tell (the platform's answers are not public). */

@@ -1,4 +1,5 @@
-import type { Config } from "../env.ts";
+import type { Config } from "../env/env.ts";
+import { publicUrlWarning } from "../env/check.ts";
 import { openWhileLoading } from "../server/start-up.ts";
 import { openForCommand } from "./pglite-folder.ts";
 
@@ -22,6 +23,8 @@ export async function serve(config: Config): Promise<void> {
     );
   const backend = await createBackend(config, { database, ownDatabase: "migrated" });
   for (const message of takenOver) backend.deps.logger.warn(message);
+  const publicUrl = publicUrlWarning(config);
+  if (publicUrl) backend.deps.logger.warn(publicUrl);
   const server = await listen(backend, config.host, config.port);
   backend.deps.logger.info(
     { url: server.url, database: backend.deps.database.driver },

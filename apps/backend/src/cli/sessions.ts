@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { sessions as sessionsTable, users } from "../db/schema/index.ts";
-import type { Config } from "../env.ts";
+import type { Config } from "../env/env.ts";
 import { systemClock } from "../lib/clock.ts";
 import { createSessionService } from "../services/auth/sessions.ts";
 import { type CliIo, EXIT } from "./io.ts";

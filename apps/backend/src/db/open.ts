@@ -1,4 +1,4 @@
-import type { DatabaseConfig } from "../env.ts";
+import type { DatabaseConfig } from "../env/env.ts";
 import type { Database } from "./client.ts";
 
 /**

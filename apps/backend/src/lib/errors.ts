@@ -1,3 +1,4 @@
+import { isPlatformError } from "@overture/core/errors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ApiErrorCode, BACKEND_MISCONFIGURED } from "../schemas/error-codes.ts";
 
@@ -52,11 +53,15 @@ const UNAVAILABLE_CODES = new Set([
   "08006",
 ]);
 
-/** Whether an error (or its cause chain) means "the database is not reachable right now". */
+/**
+ * Whether an error (or its cause chain) means "the database is not reachable right now". A
+ * platform error ends the search: its cause holds the platform's socket error (ECONNREFUSED
+ * from a platform that is down), which is no database outage.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth += 1) {
     if (current instanceof DatabaseUnavailableError) return true;
-    if (typeof current !== "object") return false;
+    if (typeof current !== "object" || isPlatformError(current)) return false;
     const { code, message } = current as { code?: unknown; message?: unknown };
     if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
     if (

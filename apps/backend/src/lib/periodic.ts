@@ -1,10 +1,19 @@
 import { errorMessage } from "./error-summary.ts";
+import { isDatabaseUnavailable } from "./errors.ts";
 import type { Logger } from "./logger.ts";
+import type { OutageLog } from "./outage-log.ts";
+
+/** While rounds keep failing, a line at most this often (a round every second would flood). */
+const REPEAT_FAILURE_LOG_MS = 60_000;
 
 /**
  * A background worker's rounds: one every `intervalMs` once started, never two at once (a call
  * while a round runs joins it), a failed round logged and counted as `fallback`. `stop` ends the
  * timer and waits for the round in progress. The queue, the reconciler and the archiver use it.
+ *
+ * A run of failures is logged once, then at most once a minute with how many failed; a round
+ * that finds the database unavailable goes to `outages` when given (one outage log for the
+ * whole process), and the run ends with one "<what> works again".
  */
 export function periodicRounds<T>(options: {
   run: () => Promise<T>;
@@ -14,17 +23,46 @@ export function periodicRounds<T>(options: {
   logger: Logger;
   /** For the log line: "<what> failed". */
   what: string;
+  outages?: Pick<OutageLog, "report">;
 }) {
   let round: Promise<T> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let failing: { since: number; failures: number; loggedAt: number; logged: boolean } | undefined;
+
+  const failed = (error: unknown): T => {
+    const now = Date.now();
+    const outage = options.outages !== undefined && isDatabaseUnavailable(error);
+    if (outage) options.outages?.report({ worker: options.what, err: errorMessage(error) });
+    else if (!failing?.logged || now - failing.loggedAt >= REPEAT_FAILURE_LOG_MS) {
+      options.logger.warn(
+        {
+          err: errorMessage(error),
+          ...(failing ? { failures: failing.failures + 1, sinceMs: now - failing.since } : {}),
+        },
+        `${options.what} failed`,
+      );
+      failing = {
+        since: failing?.since ?? now,
+        failures: failing?.failures ?? 0,
+        loggedAt: now,
+        logged: true,
+      };
+    }
+    failing ??= { since: now, failures: 0, loggedAt: now, logged: false };
+    failing.failures += 1;
+    return options.fallback;
+  };
 
   const runOnce = (): Promise<T> => {
     round ??= options
       .run()
-      .catch((error: unknown) => {
-        options.logger.warn({ err: errorMessage(error) }, `${options.what} failed`);
-        return options.fallback;
-      })
+      .then((result) => {
+        // The outage log says when the database is back; other failures end here.
+        if (failing?.logged)
+          options.logger.info({ failures: failing.failures }, `${options.what} works again`);
+        failing = undefined;
+        return result;
+      }, failed)
       .finally(() => {
         round = undefined;
       });

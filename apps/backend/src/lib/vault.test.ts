@@ -48,4 +48,38 @@ describe("vault", () => {
     const sealed = createVault([k1]).seal("secret", "c");
     expect(() => createVault([k2]).open(sealed, "c")).toThrow(/unknown key id "k1"/);
   });
+
+  describe("accepts exactly one encoding of a sealed value", () => {
+    const vault = createVault([k1]);
+    // A plaintext whose sealed body is a whole number of base64 groups, so an appended
+    // character is one a lenient decoder drops, and one holding "-" and "_" somewhere.
+    const sealedWith = (test: (sealed: string) => boolean) => {
+      for (let i = 0; i < 1_000; i += 1) {
+        const sealed = vault.seal(`value-${i}`, "c");
+        if (test(sealed)) return sealed;
+      }
+      throw new Error("no sealed value of that shape in 1,000 tries");
+    };
+
+    it("opens the value as sealed (the valid case)", () => {
+      const sealed = sealedWith(() => true);
+      expect(vault.open(sealed, "c")).toMatch(/^value-/);
+    });
+
+    it.each([
+      ["a trailing character", (s: string) => `${s}A`],
+      ["a fifth segment", (s: string) => `${s}.x`],
+      ["an empty fifth segment", (s: string) => `${s}.`],
+      ["base64 padding", (s: string) => `${s}=`],
+      ["+ and / for - and _", (s: string) => s.replaceAll("-", "+").replaceAll("_", "/")],
+      ["whitespace", (s: string) => ` ${s}`],
+    ])("refuses it with %s", (_, alter) => {
+      const sealed = sealedWith(
+        (s) => (s.split(".")[3]?.length ?? 0) % 4 === 0 && /[-_]/.test(s.slice(6)),
+      );
+      const altered = alter(sealed);
+      expect(altered).not.toBe(sealed);
+      expect(() => vault.open(altered, "c")).toThrow(VaultError);
+    });
+  });
 });

@@ -17,6 +17,13 @@ export interface Vault {
   isStale(sealed: string): boolean;
 }
 
+/** `v1.<key id>.<12-byte IV>.<ciphertext and 16-byte tag>`, base64url without padding. */
+const SEALED = /^v1\.([A-Za-z0-9_-]{1,16})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]+)$/;
+const TAG = 16;
+
+/** Whether `text` is the one base64url spelling of `bytes` (what `seal` writes). */
+const canonical = (bytes: Buffer, text: string) => bytes.toString("base64url") === text;
+
 export class VaultError extends Error {
   override readonly name = "VaultError";
 }
@@ -41,18 +48,22 @@ export function createVault(keys: readonly { id: string; key: string }[]): Vault
       return `v1.${current.id}.${iv.toString("base64url")}.${body.toString("base64url")}`;
     },
     open(sealed, context) {
-      const [version, keyId, ivText, bodyText] = sealed.split(".");
-      if (version !== "v1" || !keyId || !ivText || !bodyText)
+      const parts = SEALED.exec(sealed);
+      const [, keyId = "", ivText = "", bodyText = ""] = parts ?? [];
+      const iv = Buffer.from(ivText, "base64url");
+      const body = Buffer.from(bodyText, "base64url");
+      // One encoding only: Node's base64url decoder also takes `+`, `/`, `=` and drops a
+      // trailing character, so the same value had several spellings (and a link several URLs).
+      if (!parts || !canonical(iv, ivText) || !canonical(body, bodyText) || body.length < TAG)
         throw new VaultError("not a sealed value");
       const key = byId.get(keyId);
       if (!key) throw new VaultError(`sealed with unknown key id "${keyId}"`);
-      const body = Buffer.from(bodyText, "base64url");
-      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(ivText, "base64url"));
+      const decipher = createDecipheriv("aes-256-gcm", key, iv);
       decipher.setAAD(Buffer.from(context));
-      decipher.setAuthTag(body.subarray(body.length - 16));
+      decipher.setAuthTag(body.subarray(body.length - TAG));
       try {
         return Buffer.concat([
-          decipher.update(body.subarray(0, body.length - 16)),
+          decipher.update(body.subarray(0, body.length - TAG)),
           decipher.final(),
         ]).toString("utf8");
       } catch (error) {

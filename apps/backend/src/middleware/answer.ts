@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { errorSummary } from "../lib/error-summary.ts";
 import { isDatabaseUnavailable } from "../lib/errors.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { OutageLog } from "../lib/outage-log.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { DATABASE_UNAVAILABLE, INTERNAL_ERROR } from "../schemas/error-codes.ts";
 import type { HeaderList } from "./early-headers.ts";
@@ -76,16 +77,21 @@ export interface FailureAnswer {
  * 503 with `Retry-After` while the database is unavailable (clients and the platform retry, so
  * nothing is lost), else 500 naming the request for the logs.
  */
-export function failureAnswer(error: unknown, requestId: string, logger: Logger): FailureAnswer {
+export function failureAnswer(
+  error: unknown,
+  requestId: string,
+  log: { logger: Logger; outages: Pick<OutageLog, "report"> },
+): FailureAnswer {
   if (isDatabaseUnavailable(error)) {
-    logger.warn({ requestId, err: errorSummary(error) }, "database unavailable");
+    // One warning per outage, not per request (lib/outage-log.ts); each 503 has its access line.
+    log.outages.report({ requestId, err: errorSummary(error) });
     return {
       status: 503,
       headers: [["Retry-After", DATABASE_RETRY_AFTER_SECONDS]],
       body: { error: DATABASE_UNAVAILABLE, message: "The database is unavailable; retry shortly." },
     };
   }
-  logger.error({ requestId, err: errorSummary(error) }, "unhandled error");
+  log.logger.error({ requestId, err: errorSummary(error) }, "unhandled error");
   return {
     status: 500,
     headers: [],

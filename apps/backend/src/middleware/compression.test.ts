@@ -34,9 +34,10 @@ const get = (path: string, encoding?: string) =>
   app().request(path, { headers: encoding ? { "Accept-Encoding": encoding } : {} });
 
 describe("response compression", () => {
-  it("answers a large JSON body with brotli when the client accepts it", async () => {
+  it("answers a large JSON body with brotli when the client accepts it, saying Vary", async () => {
     const response = await get("/json", "gzip, deflate, br");
     expect(response.headers.get("content-encoding")).toBe("br");
+    expect(response.headers.get("vary")).toContain("Accept-Encoding");
     const body = Buffer.from(await response.arrayBuffer());
     expect(Number(response.headers.get("content-length"))).toBe(body.byteLength);
     expect(body.byteLength).toBeLessThan(BIG.length / 4);

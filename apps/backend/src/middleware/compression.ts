@@ -67,8 +67,11 @@ export function compression() {
     c.header("Vary", "Accept-Encoding", { append: true });
     const encoding = chooseEncoding(c.req.header("accept-encoding"));
     if (!encoding || length < MIN_BYTES) return;
-    const body = new Uint8Array(await res.arrayBuffer());
-    const headers = new Headers(res.headers);
+    // `c.res` again: setting a header on a finished response made a new one, and its headers
+    // (with the Vary just set) are the ones to keep; the old `res` lost Vary on every answer.
+    const varied = c.res;
+    const body = new Uint8Array(await varied.arrayBuffer());
+    const headers = new Headers(varied.headers);
     // Cleared first: assigning over a response copies its headers (Content-Length) onto the new one.
     c.res = undefined;
     if (body.byteLength < MIN_BYTES || body.byteLength > MAX_BYTES) {

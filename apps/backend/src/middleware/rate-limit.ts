@@ -15,10 +15,10 @@ export interface RateLimitOptions {
   perMinute: number;
   store: RateLimitStore;
   /**
-   * Read the client address from the first `X-Forwarded-For` entry. Only behind a proxy that
-   * sets it: otherwise any client picks its own address and escapes the limit.
+   * How many reverse proxies stand in front (TRUST_PROXY): the client address is then read from
+   * `X-Forwarded-For` (see {@link clientAddress}). 0: the socket's address.
    */
-  trustForwardedFor?: boolean;
+  trustedProxies?: number;
   /** What is counted, for the refusal's message ("sign-in requests" unless said). */
   what?: string;
 }
@@ -34,7 +34,7 @@ export function rateLimit(options: RateLimitOptions) {
   const perMs = perMinute / 60_000;
 
   return createMiddleware<AppEnv>(async function rateLimitMiddleware(c, next) {
-    const key = `${options.name}:${clientAddress(c, options.trustForwardedFor ?? false)}`;
+    const key = `${options.name}:${clientAddress(c, options.trustedProxies ?? 0)}`;
     const { allowed, tokens } = await store.take(key, { burst, perMs });
     if (!allowed) {
       const retryAfter = Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
@@ -47,15 +47,28 @@ export function rateLimit(options: RateLimitOptions) {
   });
 }
 
-/** The socket's peer address; "unknown" when there is no socket (in-process `app.request`). */
-export function clientAddress(c: Context, trustForwardedFor: boolean): string {
-  if (trustForwardedFor) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+/**
+ * The client's address: the socket's peer, or with `trustedProxies` in front, the entry of
+ * `X-Forwarded-For` the outermost trusted proxy wrote, counted from the right (each proxy
+ * appends the address it was called from). Entries to its left are whatever the client sent
+ * and are never read: taking the first entry, as this did, let every client pick its own
+ * address unless the proxy replaced the header (the approach of proxy-addr, Express's
+ * `trust proxy` with a hop count). With fewer entries than proxies, the leftmost one.
+ * "unknown" when there is no socket (in-process `app.request`).
+ */
+export function clientAddress(c: Context, trustedProxies: number): string {
+  let peer = "unknown";
   try {
-    return getConnInfo(c).remote.address ?? "unknown";
+    peer = getConnInfo(c).remote.address ?? "unknown";
   } catch {
-    return "unknown";
+    // no socket
   }
+  if (trustedProxies <= 0) return peer;
+  const forwarded = (c.req.header("x-forwarded-for") ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  // The chain as seen from here: the client first, each proxy after it, the nearest last.
+  const chain = [...forwarded, peer];
+  return chain[Math.max(0, chain.length - 1 - trustedProxies)] ?? peer;
 }

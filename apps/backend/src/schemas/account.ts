@@ -52,6 +52,11 @@ export const meSchema = z
         .enum(["active", "revoked"])
         .openapi({ description: "`revoked`: sign in again before using the platform" }),
       scope: z.string().openapi({ example: "user_info api_key" }),
+      reason: z.string().optional().openapi({
+        description:
+          "Why a grant is `revoked`, when known: `refresh_refused` (the platform ended it), `grant_unreadable` (no encryption key the backend lists opens it), …",
+        example: "grant_unreadable",
+      }),
     }),
     session: z.object({ id: z.string(), expires_at: isoTime }),
   })

@@ -1,5 +1,12 @@
 import { z } from "@hono/zod-openapi";
 
+// NUL and unpaired UTF-16 surrogates: Postgres cannot store or compare them (lib/storable.ts).
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|\u0000/;
+
+/** Whether Postgres can hold `text` (no NUL, no unpaired surrogate): what a user types must be. */
+export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
+
 /** An ISO 8601 timestamp, as every date of the API is written. */
 export const isoTime = z.string().openapi({ format: "date-time" });
 

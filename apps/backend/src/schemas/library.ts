@@ -1,13 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { isoTime } from "./common.ts";
+import { isoTime, isStorableText } from "./common.ts";
 import { TITLE_MAX_LENGTH } from "./task-states.ts";
 import { taskSchema } from "./task.ts";
 
 export { LIBRARY_SORTS, TITLE_MAX_LENGTH, type LibrarySort } from "./task-states.ts";
-
-// NUL and unpaired UTF-16 surrogates: Postgres cannot store them (lib/storable.ts).
-// eslint-disable-next-line no-control-regex
-const UNSTORABLE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|\u0000/;
 
 /** `PATCH /api/tasks/{id}`: rename and/or (un)favourite. */
 export const taskPatchSchema = z
@@ -19,7 +15,7 @@ export const taskPatchSchema = z
       .refine((t) => Array.from(t).length <= TITLE_MAX_LENGTH, {
         message: `A title has at most ${TITLE_MAX_LENGTH} characters.`,
       })
-      .refine((t) => !UNSTORABLE.test(t), {
+      .refine(isStorableText, {
         message: "A title cannot contain NUL or unpaired surrogate characters.",
       })
       .optional(),

@@ -1,5 +1,5 @@
 import type { ServerOptions } from "node:http";
-import type { Config } from "../env.ts";
+import type { Config } from "../env/env.ts";
 
 /**
  * Node's HTTP server options against slow clients. A client that trickles its headers or body

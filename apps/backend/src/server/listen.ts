@@ -7,7 +7,7 @@ import {
 } from "node:http";
 import { serve, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import type { Config } from "../env.ts";
+import type { Config } from "../env/env.ts";
 import { SHUTTING_DOWN } from "../schemas/error-codes.ts";
 import { httpServerOptions } from "./http-options.ts";
 import type { SseTakeover } from "./sse-takeover.ts";

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Config } from "../env.ts";
+import type { Config } from "../env/env.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
+import type { OutageLog } from "../lib/outage-log.ts";
 import { answerHeaders, failureAnswer, recordAnswer, requestIdOf } from "../middleware/answer.ts";
 import type { HeaderList } from "../middleware/early-headers.ts";
 import type { Delivery, IntakeAnswer } from "../services/intake/index.ts";
@@ -14,6 +15,7 @@ export interface WebhookEdgeDeps {
   lifecycle: { readonly shuttingDown: boolean };
   logger: Logger;
   metrics: Metrics;
+  outages: Pick<OutageLog, "report">;
   services: { webhookIntake: { handle(delivery: Delivery): Promise<IntakeAnswer> } };
 }
 
@@ -48,7 +50,7 @@ export function webhookEdge(deps: WebhookEdgeDeps) {
       writeJson(res, status, answerHeaders(requestId), result.body);
     } catch (error) {
       if (error === CLIENT_GONE) return; // nobody to answer, nothing was handed to the intake
-      const failure = failureAnswer(error, requestId, logger);
+      const failure = failureAnswer(error, requestId, { logger, outages: deps.outages });
       status = failure.status;
       writeJson(res, status, [...answerHeaders(requestId), ...failure.headers], failure.body);
     }

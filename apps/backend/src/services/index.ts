@@ -1,9 +1,10 @@
 import type { PlatformClient } from "@overture/core/client";
 import type { AppDatabase, Database } from "../db/client.ts";
-import type { Config } from "../env.ts";
+import type { Config } from "../env/env.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
+import type { OutageLog } from "../lib/outage-log.ts";
 import type { Vault } from "../lib/vault.ts";
 import { createRateLimitStore } from "./auth/rate-limits.ts";
 import { createDeviceFlowService } from "./auth/device-flow.ts";
@@ -45,6 +46,8 @@ export interface BaseDeps {
   metrics: Metrics;
   vault: Vault;
   lifecycle: Lifecycle;
+  /** Where requests and rounds that find the database unavailable report it (rate-limited log). */
+  outages: OutageLog;
 }
 
 /** Background work: a timer, a LISTEN, a flush. */

@@ -1,9 +1,19 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runCli } from "../../src/cli/main.ts";
-import { envVariables, parseEnv } from "../../src/env.ts";
+import { envVariables, parseEnv } from "../../src/env/env.ts";
 
 /**
  * No container engine runs here: these read the Dockerfile and compose.yaml and check that what
@@ -89,7 +99,14 @@ const seconds = (value: string) => {
 
 const selfHosting = readFileSync(join(ROOT, "docs/self-hosting.md"), "utf8");
 const example = envFile(readFileSync(join(ROOT, "apps/backend/.env.example"), "utf8"));
-const dockerfile = dockerStages(readFileSync(join(ROOT, "apps/backend/Dockerfile"), "utf8"));
+const dockerText = readFileSync(join(ROOT, "apps/backend/Dockerfile"), "utf8");
+const dockerfile = dockerStages(dockerText);
+
+/** The `engines.node` the bundle's manifest gets (scripts/bundle.mjs writes it). */
+function bundleEngines(): string {
+  const script = readFileSync(join(ROOT, "apps/backend/scripts/bundle.mjs"), "utf8");
+  return /engines: \{ node: "([^"]+)" \}/.exec(script)?.[1] ?? "";
+}
 const compose = parse(readFileSync(join(ROOT, "compose.yaml"), "utf8")) as {
   services: Record<string, Record<string, unknown>>;
   volumes: Record<string, unknown>;
@@ -118,6 +135,46 @@ describe("the Dockerfile", () => {
     const order = runtime.map((i) => i.keyword);
     expect(order.lastIndexOf("USER")).toBeLessThan(order.indexOf("ENTRYPOINT"));
     expect(one(runtime, "HEALTHCHECK")).toMatch(/CMD .*\/readyz/);
+  });
+
+  it("installs from the manifests and the lockfile before it copies the sources", () => {
+    const copies = build.map((i, at) => ({ ...i, at })).filter((i) => i.keyword === "COPY");
+    const everything = copies.find((i) => i.args === ". .")?.at ?? -1;
+    const install = build.findIndex(
+      (i) => i.keyword === "RUN" && i.args.includes("pnpm install --frozen-lockfile"),
+    );
+    expect(everything).toBeGreaterThan(install);
+    expect(install).toBeGreaterThan(-1);
+    const before = copies.filter((i) => i.at < install).flatMap((i) => i.args.split(/\s+/));
+    expect(before).toEqual(expect.arrayContaining(["pnpm-lock.yaml", "pnpm-workspace.yaml"]));
+    // Every workspace's manifest, or the frozen install refuses the lockfile.
+    const workspaces = ["apps", "packages", "tooling"].flatMap((group) =>
+      readdirSync(join(ROOT, group), { withFileTypes: true })
+        .filter(
+          (entry) =>
+            entry.isDirectory() && existsSync(join(ROOT, group, entry.name, "package.json")),
+        )
+        .map((entry) => `${group}/${entry.name}/package.json`),
+    );
+    expect(workspaces.length).toBeGreaterThan(5);
+    expect(before).toEqual(expect.arrayContaining(workspaces));
+  });
+
+  it("builds the emulator image from its deployed package, not from the build stage", () => {
+    const emulator = dockerfile.get("emulator") ?? [];
+    expect(one(emulator, "FROM")).not.toMatch(/^build\b/);
+    expect(all(build, "RUN").join(" ")).toMatch(
+      /pnpm --filter @overture\/platform-emulator deploy --legacy --prod \/out\/platform-emulator/,
+    );
+    expect(all(emulator, "COPY")).toEqual(["--from=build /out/platform-emulator /app"]);
+  });
+
+  it("runs every stage on one Node line, one the folder's engines name", () => {
+    const image = /ARG NODE_IMAGE=(\S+)/.exec(dockerText)?.[1] ?? "";
+    const [, major = ""] = /^node:(\d+)-/.exec(image) ?? [];
+    for (const [name, stage] of dockerfile)
+      expect(one(stage, "FROM"), name).toMatch(/^\$\{NODE_IMAGE\}/);
+    expect(bundleEngines()).toContain(`^${major}.`);
   });
 
   it("sets only variables env.ts knows, and exposes the port it listens on", () => {
@@ -233,13 +290,48 @@ describe("compose.yaml", () => {
       target: "emulator",
     });
     expect(dockerfile.has("emulator")).toBe(true);
-    const args = emulator.command as string[];
+    const args = (emulator.command as (string | number)[]).map((a) =>
+      interpolate(String(a), dotEnv),
+    );
     const arg = (name: string) => args[args.indexOf(name) + 1];
     const config = parseEnv(resolved());
     expect(config.platform.baseUrl).toBe(`http://127.0.0.1:${arg("--port")}`);
     expect(arg("--backend-url")).toBe(config.publicUrl);
     expect(emulator.network_mode).toBe("service:backend");
     expect(backend.ports).toContain(`127.0.0.1:${arg("--port")}:${arg("--port")}`);
+  });
+
+  it("makes the emulator's result links ones the backend downloads: its --public-url is PLATFORM_BASE_URL", () => {
+    const emulator = compose.services.emulator ?? {};
+    const args = (emulator.command as (string | number)[]).map((a) =>
+      interpolate(String(a), dotEnv),
+    );
+    const publicUrl = args[args.indexOf("--public-url") + 1] ?? "";
+    expect(args).toContain("--public-url");
+    // The archiver fetches result links only on PLATFORM_BASE_URL's origin (or an allowed host);
+    // the emulator in the backend's network namespace is reached there.
+    expect(new URL(publicUrl).origin).toBe(new URL(parseEnv(resolved()).platform.baseUrl).origin);
+    expect(new URL(publicUrl).hostname).not.toBe("0.0.0.0");
+  });
+
+  it("sends the emulator's redirects and webhooks to the backend's PUBLIC_URL, whatever it is", () => {
+    const emulator = compose.services.emulator ?? {};
+    for (const publicUrl of ["http://127.0.0.1:8787", "https://overture.example.com"]) {
+      const env = { ...dotEnv, PUBLIC_URL: publicUrl };
+      const args = (emulator.command as (string | number)[]).map((a) =>
+        interpolate(String(a), env),
+      );
+      const config = parseEnv(
+        Object.fromEntries(
+          Object.entries(environment).map(([name, value]) => [
+            name,
+            interpolate(String(value), env),
+          ]),
+        ),
+      );
+      expect(args[args.indexOf("--backend-url") + 1]).toBe(config.publicUrl);
+      expect(config.publicUrl).toBe(publicUrl);
+    }
   });
 });
 
@@ -272,5 +364,76 @@ describe("the systemd unit of docs/self-hosting.md", () => {
     const settings = (block ?? "").split("\n").filter((line) => /^\w+=/.test(line));
     expect(settings.length).toBeGreaterThan(10);
     expect(settings.filter((line) => /\s#/.test(line))).toEqual([]);
+  });
+});
+
+describe("docs/self-hosting.md, followed literally", () => {
+  const section = (from: string, to: string) => selfHosting.split(from)[1]?.split(to)[0] ?? "";
+  const shBlocks = (text: string) =>
+    [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+
+  it("sets TRUST_PROXY=true only once a proxy is in front, not in step 4's example", () => {
+    const step4 = section("## 4. Configure", "## 5.");
+    const block = shBlocks(step4).find((text) => text.includes("PUBLIC_URL=")) ?? "";
+    expect(block).toMatch(/^TRUST_PROXY=false$/m);
+    expect(section("## 6. HTTPS", "## 7.")).toContain("TRUST_PROXY=true");
+  });
+
+  it("gives the settings file to the service's user to read, and runs the commands as that user", () => {
+    const step4 = section("## 4. Configure", "## 5.");
+    const [, mode = "", group = ""] =
+      /install -m (\d+) -o root -g (\w+) \S+ \/etc\/overture-backend\.env/.exec(step4) ?? [];
+    expect(mode).toBe("640");
+    expect(documentedUnit(selfHosting).get("User")).toEqual([group]);
+    // Sourcing it in a shell needs read access the operator's own user lacks (and expands `$`).
+    expect(selfHosting).not.toMatch(/\. \/etc\/overture-backend\.env/);
+    expect(section("## 5. Check", "## 6.")).toMatch(
+      /sudo -u overture .*--env-file=\/etc\/overture-backend\.env/,
+    );
+  });
+
+  it("restores a backup with a command that works into the existing database and a new one", () => {
+    const restores = [...selfHosting.matchAll(/`(pg_restore [^`]+)`/g)].map((m) => m[1] ?? "");
+    expect(restores.length).toBeGreaterThan(0);
+    for (const command of restores)
+      if (command.includes("--clean")) expect(command).toContain("--if-exists");
+    expect(selfHosting).toMatch(/stop every\s+instance first/i);
+  });
+
+  it("leaves HOST and PGLITE_DATA_DIR unset in .env.example, so `docker run --env-file` keeps the image's", () => {
+    const runtime = dockerfile.get("backend") ?? [];
+    const image = Object.fromEntries(
+      [...one(runtime, "ENV").matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1] ?? "", m[2] ?? ""]),
+    );
+    // --env-file wins over the image's ENV, as `docker run` applies them.
+    const key = `k1:${Buffer.alloc(32, 3).toString("base64")}`;
+    const config = parseEnv({ ...image, ...example.set, TOKEN_ENCRYPTION_KEYS: key });
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.database).toEqual({ driver: "pglite", dataDir: "/data/pglite" });
+    const volume = JSON.parse(one(runtime, "VOLUME")) as string[];
+    expect(volume.some((folder) => "/data/pglite".startsWith(`${folder}/`))).toBe(true);
+  });
+
+  it("leaves a .env with a working key of its own after section 10's commands, run once or twice", () => {
+    const dir = mkdtempSync(join(tmpdir(), "overture-dotenv-"));
+    try {
+      mkdirSync(join(dir, "apps/backend"), { recursive: true });
+      copyFileSync(join(ROOT, "apps/backend/.env.example"), join(dir, "apps/backend/.env.example"));
+      const step10 = section("## 10. Containers", "## 11.");
+      const script = shBlocks(step10)
+        .flatMap((block) => block.split("\n"))
+        .filter((line) => /\.env\b/.test(line) && !/^\s*docker /.test(line))
+        .join("\n");
+      expect(script).toContain("cp apps/backend/.env.example .env");
+      const run = () => execFileSync("sh", ["-ec", script], { cwd: dir });
+      run();
+      const first = envFile(readFileSync(join(dir, ".env"), "utf8")).set;
+      expect(parseEnv(first).encryptionKeys).toHaveLength(1);
+      run();
+      const second = envFile(readFileSync(join(dir, ".env"), "utf8")).set;
+      expect(second.TOKEN_ENCRYPTION_KEYS).toBe(first.TOKEN_ENCRYPTION_KEYS);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -76,6 +76,17 @@ describeEachDriver("text Postgres cannot hold", (driver) => {
     },
   );
 
+  it.each(["%00", "a%00b", "%ED%A0%80", "a%ED%B0%80b", "%C0%80", "%FF"])(
+    "refuses a search q=%s with a 400 naming q, as other bad input",
+    async (q) => {
+      const response = await t.request(`/api/tasks?q=${q}`, { session: user.session });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as Refusal;
+      expect(body.error).toBe("invalid_request");
+      expect(body.fields).toEqual([expect.objectContaining({ field: "q" })]);
+    },
+  );
+
   it("signs in a user whose platform name holds NUL and a lone surrogate, keeping U+FFFD", async () => {
     userName = "Ada\u0000 Lovelace \ud800";
     const signedIn = await t.signIn({ login: "ada" });

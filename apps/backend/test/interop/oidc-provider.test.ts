@@ -9,7 +9,7 @@
 import { createPkcePair } from "@overture/core/oauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBackend, type Backend } from "../../src/backend.ts";
-import { parseEnv } from "../../src/env.ts";
+import { parseEnv } from "../../src/env/env.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { REFRESH_AHEAD_MS } from "../../src/services/credentials/grants.ts";
 import { CHROME_REDIRECT, PUBLIC_URL } from "../support/constants.ts";

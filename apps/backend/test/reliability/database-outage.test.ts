@@ -116,6 +116,7 @@ describePg("Postgres stopped for 20 s under webhook load [pg, TCP proxy, real HT
     expect(ledger.answers["503"] ?? 0).toBeGreaterThan(0);
     expect(Object.keys(ledger.answers).filter((s) => s.startsWith("5") && s !== "503")).toEqual([]);
     expectBalanced(ledger);
+    expectOutageLogged(live.logs, OUTAGE_MS);
 
     const tasks = await client.listTasks(session);
     for (const task of created) {
@@ -130,6 +131,24 @@ describePg("Postgres stopped for 20 s under webhook load [pg, TCP proxy, real HT
     ).toEqual([]);
   }, 120_000);
 });
+
+/**
+ * The outage as an operator reads it: one "database unavailable" when it starts, at most one
+ * reminder every 10 s, one "database reachable again" at its end, and fewer warnings than
+ * seconds in all (hundreds of requests and rounds failed meanwhile).
+ */
+function expectOutageLogged(logs: string[], outageMs: number): void {
+  const lines = logs.map((line) => JSON.parse(line) as { level: number; msg: string });
+  const said = (msg: string) => lines.filter((line) => line.msg === msg).length;
+  const warnings = lines.filter((line) => line.level === 40);
+  console.log(
+    `[outage log] ${warnings.length} warnings: ${JSON.stringify(Object.fromEntries(warnings.map((w) => [w.msg, said(w.msg)])))}`,
+  );
+  expect(said("database unavailable")).toBe(1);
+  expect(said("database still unavailable")).toBeLessThanOrEqual(outageMs / 10_000 + 1);
+  expect(said("database reachable again")).toBe(1);
+  expect(warnings.length).toBeLessThan(outageMs / 1_000);
+}
 
 /**
  * The same promise on embedded PGlite. It lives inside the process, so it cannot be stopped
@@ -176,6 +195,15 @@ describe("the database failing for 20 s under webhook load [pglite, driver-level
     expect(ledger.answers["503"] ?? 0).toBeGreaterThan(0);
     expect(Object.keys(ledger.answers).filter((s) => s.startsWith("5") && s !== "503")).toEqual([]);
     expectBalanced(ledger);
+    // The outage log runs on the wall clock, which the manual clock does not move: the probe
+    // needs a moment of real time after the database is back.
+    await waitFor(
+      "the outage's end to be logged",
+      () => t.logs.some((line) => line.includes('"msg":"database reachable again"')),
+      5_000,
+      50,
+    );
+    expectOutageLogged(t.logs, OUTAGE_MS);
     for (const task of created) {
       const after = await getTask(t, user.session, task.id);
       expect(after.status).toBe(t.emu.control.getTask(task.platform_task_id ?? "")?.status);

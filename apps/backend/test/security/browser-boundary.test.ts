@@ -66,6 +66,32 @@ describeEachDriver("the browser boundary", (driver) => {
       },
     );
 
+    it("lets the extension's preflight through for every method the routes it calls use", async () => {
+      const document = (await (await t.request("/openapi.json")).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const corsPath = (path: string) =>
+        path.startsWith("/api/") ||
+        path.startsWith("/media/") ||
+        /^\/auth\/(token|logout)$/.test(path);
+      const methods = new Set(
+        Object.entries(document.paths)
+          .filter(([path]) => corsPath(path))
+          .flatMap(([, operations]) => Object.keys(operations).map((m) => m.toUpperCase())),
+      );
+      expect([...methods].sort()).toEqual(["DELETE", "GET", "PATCH", "POST", "PUT"]);
+      for (const method of methods) {
+        const preflight = await t.request("/api/tasks/x", {
+          method: "OPTIONS",
+          origin: CHROME_ORIGIN,
+          headers: { "Access-Control-Request-Method": method },
+        });
+        expect(preflight.status, method).toBe(204);
+        const allowed = (preflight.headers.get("access-control-allow-methods") ?? "").split(/,\s*/);
+        expect(allowed, method).toContain(method);
+      }
+    });
+
     it.each([
       "/oauth/callback?state=x",
       "/auth/start",
@@ -162,5 +188,55 @@ describeEachDriver("the browser boundary", (driver) => {
       expect(response.headers.get("x-content-type-options")).toBe("nosniff");
       expect(response.headers.get("x-frame-options")).toBe("DENY");
     });
+  });
+});
+
+/**
+ * Behind proxies (TRUST_PROXY): the client address is the entry of X-Forwarded-For the nearest
+ * trusted proxy wrote, counted from the right. What a client writes into the header itself
+ * lands to the left of it, so it changes nothing. One driver: rate-limit buckets are tested on
+ * both in `test/rate-limits.test.ts`.
+ */
+describe("client addresses behind a proxy", () => {
+  const PROXY = "10.0.0.2";
+  let one: TestBackend;
+  let two: TestBackend;
+  beforeAll(async () => {
+    one = await startTestBackend({ driver: "pglite", config: { TRUST_PROXY: "true" } });
+    two = await startTestBackend({ driver: "pglite", config: { TRUST_PROXY: "2" } });
+  });
+  afterAll(async () => {
+    await one.close();
+    await two.close();
+  });
+
+  /** The statuses of twelve sign-in starts, each with the X-Forwarded-For `forwarded(i)`. */
+  async function starts(t: TestBackend, forwarded: (i: number) => string): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const response = await t.request("/auth/start", {
+        ip: PROXY,
+        headers: { "X-Forwarded-For": forwarded(i) },
+      });
+      statuses.push(response.status);
+    }
+    return statuses;
+  }
+
+  it("tells the clients one proxy names apart (the valid case)", async () => {
+    const statuses = await starts(one, (i) => `198.51.100.${i}`);
+    expect(statuses.every((status) => status === 400)).toBe(true);
+  });
+
+  it("limits a client that writes its own X-Forwarded-For entries before the proxy's", async () => {
+    const statuses = await starts(one, (i) => `203.0.113.${i}, 198.51.100.77`);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+
+  it("with TRUST_PROXY=2, takes the entry the outer proxy wrote, past the inner one's", async () => {
+    const statuses = await starts(two, (i) => `203.0.113.${i}, 198.51.100.78, 10.0.0.1`);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    const apart = await starts(two, (i) => `198.51.100.${100 + i}, 10.0.0.1`);
+    expect(apart.every((status) => status === 400)).toBe(true);
   });
 });

@@ -1,15 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as NodeCrypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDriver } from "../support/drivers.ts";
 import { freshIp, startTestBackend, type TestBackend } from "../support/harness.ts";
 import { createTask, setUpTaskUser } from "../support/tasks.ts";
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
+// Every value node:crypto's CSPRNG hands the backend's own modules in this file, as base64url:
+// a one-time value must be one of these, whole, or it came from somewhere else (Math.random,
+// a counter, a clock), however random it looks.
+const drawn = vi.hoisted(() => new Set<string>());
+vi.mock("node:crypto", async (importOriginal) => {
+  const crypto = await importOriginal<typeof NodeCrypto>();
+  const randomBytes = (size: number) => {
+    const bytes = crypto.randomBytes(size);
+    drawn.add(bytes.toString("base64url"));
+    return bytes;
+  };
+  return { ...crypto, randomBytes, default: { ...crypto, randomBytes } };
+});
+
 /**
- * How unguessable a set of random values is: the random part must be base64url and long enough
- * for 128 bits on its own, every value different, and the characters spread evenly over the
- * alphabet (Shannon entropy per character, pooled over the sample, close to the 6 bits of a
- * uniform base64url character). A counter, a timestamp or a short random part fails one of these.
+ * Where a set of random values came from and how long they are: the random part must be
+ * base64url, be exactly a value crypto.randomBytes returned (so from the CSPRNG, whole), hold
+ * 32 bytes, and differ from every other. The spread of characters (Shannon entropy per
+ * character, close to the 6 bits of a uniform base64url character) is printed and checked too,
+ * though only the first check tells a CSPRNG from Math.random.
  */
 function assessRandomness(values: readonly string[], prefix: string) {
   const parts = values.map((v) => {
@@ -31,6 +47,8 @@ function assessRandomness(values: readonly string[], prefix: string) {
     minBits: Math.min(...parts.map((p) => p.length * 6)),
     unique: new Set(parts).size === parts.length,
     bitsPerChar,
+    fromCsprng: parts.filter((part) => drawn.has(part)).length,
+    parts,
   };
 }
 
@@ -57,7 +75,7 @@ describe("state, hand-off codes, sessions and webhook keys are unguessable", () 
     ["session token", "ovs_"],
     ["webhook key", ""],
   ] as const)(
-    "makes every %s unguessable: ≥ 128 random bits, all distinct, evenly spread",
+    "draws every %s whole from the CSPRNG (crypto.randomBytes): 256 bits, all distinct",
     async (kind, prefix) => {
       const values: string[] = [];
       if (kind === "state") {
@@ -91,7 +109,9 @@ describe("state, hand-off codes, sessions and webhook keys are unguessable", () 
       console.log(
         `[randomness] ${kind}: ${values.length} samples, ${result.minBits} bits each, ${result.bitsPerChar.toFixed(3)} bits/char`,
       );
-      expect(result.minBits).toBeGreaterThanOrEqual(128);
+      expect(result.fromCsprng).toBe(values.length);
+      expect(result.parts.every((part) => Buffer.from(part, "base64url").length === 32)).toBe(true);
+      expect(result.minBits).toBeGreaterThanOrEqual(256);
       expect(result.unique).toBe(true);
       expect(result.bitsPerChar).toBeGreaterThan(5.8);
     },

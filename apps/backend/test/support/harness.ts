@@ -16,7 +16,7 @@ import {
 import { createBackend, type Backend } from "../../src/backend.ts";
 import type { Database } from "../../src/db/client.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { type Config, parseEnv } from "../../src/env.ts";
+import { type Config, parseEnv } from "../../src/env/env.ts";
 import type { Clock } from "../../src/lib/clock.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createTestDatabase, type DriverName, type TestDatabase } from "./databases.ts";

@@ -14,7 +14,7 @@ import {
   type StartOptions,
 } from "@overture/platform-emulator/server";
 import { createBackend, type Backend } from "../../src/backend.ts";
-import { parseEnv } from "../../src/env.ts";
+import { parseEnv } from "../../src/env/env.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { freePort } from "../../src/server/free-port.ts";
 import { listen, type RunningServer } from "../../src/server/listen.ts";

@@ -28,7 +28,15 @@ export function accountRouter(deps: AppDeps) {
         {
           user: publicUser(user),
           // A user always has a grant after sign-in; none at all reads as "sign in again".
-          grant: { status: grant?.status ?? ("revoked" as const), scope: grant?.scope ?? "" },
+          grant: {
+            status: grant?.status ?? ("revoked" as const),
+            scope: grant?.scope ?? "",
+            ...(grant?.status === "revoked" && grant.revokedReason
+              ? { reason: grant.revokedReason }
+              : !grant
+                ? { reason: "no_grant" }
+                : {}),
+          },
           session: { id: current.id, expires_at: current.expiresAt.toISOString() },
         },
         200,

@@ -1,7 +1,13 @@
 import type { ArchiveFileRow } from "../../db/schema/index.ts";
 import type { FileStore } from "../../services/archive/store.ts";
 
-/** `bytes=a-b`, `bytes=a-` or `bytes=-n` (one range; RFC 9110 §14.1.2). Undefined → whole file. */
+/**
+ * `bytes=a-b`, `bytes=a-` or `bytes=-n` (one range; RFC 9110 §14.1.2). Undefined → the whole
+ * file: no header, another unit, several ranges, or an invalid range (`bytes=5-2`: a last-pos
+ * below its first-pos), which RFC 9110 §14.2 lets a server ignore: the client gets a 200 it can
+ * always use, where a 416 would leave a player with nothing.
+ * "unsatisfiable" (416) only for a valid range that lies past the end.
+ */
 export function parseRange(
   header: string | undefined,
   size: number,
@@ -18,6 +24,7 @@ export function parseRange(
     end = size - 1;
   } else {
     start = Number(from);
+    if (to !== "" && Number(to) < start) return undefined;
     end = to === "" ? size - 1 : Math.min(Number(to), size - 1);
   }
   return start > end || start >= size ? "unsatisfiable" : { start, end };
@@ -41,7 +48,8 @@ const EXTENSIONS: Record<string, string> = {
 /**
  * Streams a stored file with one byte range, so an audio element can seek before the whole file
  * has arrived. Files never change, so their id is a strong ETag: `If-None-Match` answers 304 and
- * `If-Range` with another tag sends the whole file.
+ * `If-Range` with another tag sends the whole file. The caller checks access first, so a 304
+ * is only ever given to whoever may still read the file.
  */
 export function serveStoredFile(
   files: FileStore,
@@ -55,7 +63,13 @@ export function serveStoredFile(
     "Content-Type": file.contentType,
     "Accept-Ranges": "bytes",
     ETag: etag,
-    "Cache-Control": "private, max-age=86400",
+    // `no-cache` (RFC 9111 §5.2.2.4): the browser may keep the bytes but asks before each use,
+    // because access to private media can end at any time. The conditional request costs one
+    // lookup and is answered 304 while the track is there and the session or link is valid,
+    // 404/401/403 once it is not. A max-age kept a deleted track, or one after sign-out,
+    // playing from the browser's cache (a day, before); the file id is a strong ETag, so the
+    // bytes are not sent twice.
+    "Cache-Control": "private, no-cache",
     "Content-Disposition": `inline; filename="${file.taskId}.${extension}"`,
   });
   if (headers["if-none-match"]?.split(",").some((tag) => tag.trim() === etag))

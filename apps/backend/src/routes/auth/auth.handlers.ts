@@ -53,7 +53,7 @@ export function authRouter(deps: AppDeps) {
       burst: 10,
       perMinute: 20,
       store: deps.services.rateLimits,
-      trustForwardedFor: config.trustProxy,
+      trustedProxies: config.trustedProxies,
     });
   const [checkLimit, startLimit, callbackLimit, tokenLimit] = [
     limited("auth-check"),

@@ -22,7 +22,7 @@ export function deviceRouter(deps: AppDeps) {
   const { deviceFlow, rateLimits } = deps.services;
   const verificationUri = `${config.publicUrl}/device`;
   const limited = (name: string, burst: number, perMinute: number) =>
-    rateLimit({ name, burst, perMinute, store: rateLimits, trustForwardedFor: config.trustProxy });
+    rateLimit({ name, burst, perMinute, store: rateLimits, trustedProxies: config.trustedProxies });
   const on = relayEnabled(config.relay.enabled);
   const bodyLimit = apiBodyLimit();
   const tokenError = (code: ApiErrorCode, message: string) => new ApiError(400, code, message);

@@ -34,7 +34,7 @@ export function verificationRouter(deps: AppDeps) {
       burst,
       perMinute,
       store: rateLimits,
-      trustForwardedFor: config.trustProxy,
+      trustedProxies: config.trustedProxies,
       ...(what ? { what } : {}),
     });
   const on = relayEnabled(config.relay.enabled);

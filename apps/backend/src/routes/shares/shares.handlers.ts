@@ -48,7 +48,7 @@ export function sharesRouter(deps: AppDeps) {
     burst: SHARE_BURST,
     perMinute: SHARE_PER_MINUTE,
     store: rateLimits,
-    trustForwardedFor: deps.config.trustProxy,
+    trustedProxies: deps.config.trustedProxies,
     what: "requests for shared tracks",
   });
 

@@ -5,7 +5,7 @@ import { newOpaqueToken, sha256Hex } from "../../lib/secrets.ts";
 import { storableText } from "../../lib/storable.ts";
 import type { AppDatabase, Database } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
-import type { Config } from "../../env.ts";
+import type { Config } from "../../env/env.ts";
 
 /** Who is calling, as established by the session middleware. */
 export interface SessionContext {

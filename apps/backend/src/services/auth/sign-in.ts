@@ -9,7 +9,7 @@ import type { UserRow, UserService } from "./users.ts";
 import { INVALID_GRANT } from "../../schemas/error-codes.ts";
 import type { AppDatabase } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
-import type { Config } from "../../env.ts";
+import type { Config } from "../../env/env.ts";
 import type { PlatformClient } from "@overture/core/client";
 
 export const SIGN_IN_SCOPE = ["user_info", "api_key"] as const;

@@ -183,15 +183,34 @@ export function createGrantService(deps: GrantDeps) {
       });
     },
 
-    /** The grant's status for `/api/me`; null when the user never completed a sign-in. */
+    /**
+     * The grant's status for `/api/me`; null when the user never completed a sign-in. A grant
+     * whose tokens no listed key opens is reported revoked (`grant_unreadable`), as every call
+     * that needs it answers: the extension then asks its owner to sign in, which replaces it.
+     */
     async status(userId: number): Promise<GrantStatus | null> {
       const [row] = await db.select().from(grants).where(eq(grants.userId, userId)).limit(1);
       if (!row) return null;
+      const readable = (sealed: string | null, context: string) => {
+        if (sealed === null) return true;
+        try {
+          vault.open(sealed, context);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const unreadable =
+        row.status === "active" &&
+        !(
+          readable(row.accessTokenEnc, accessContext(userId)) &&
+          readable(row.refreshTokenEnc, refreshContext(userId))
+        );
       return {
-        status: row.status,
+        status: unreadable ? "revoked" : row.status,
         scope: row.scope,
         accessExpiresAt: row.accessExpiresAt,
-        revokedReason: row.revokedReason,
+        revokedReason: unreadable ? "grant_unreadable" : row.revokedReason,
       };
     },
 

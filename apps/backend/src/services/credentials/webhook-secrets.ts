@@ -6,7 +6,7 @@ import { INVALID_SECRET } from "../../schemas/error-codes.ts";
 import type { AppDatabase } from "../../db/client.ts";
 import { VaultError, type Vault } from "../../lib/vault.ts";
 import type { Clock } from "../../lib/clock.ts";
-import type { Config } from "../../env.ts";
+import type { Config } from "../../env/env.ts";
 
 export const WEBHOOK_SECRET_MAX_LENGTH = 512;
 

@@ -8,7 +8,7 @@ import {
   relayListeners,
   type RelayDeliveryRow,
 } from "../../db/schema/index.ts";
-import type { Config } from "../../env.ts";
+import type { Config } from "../../env/env.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { deliverySize } from "./headers.ts";
 

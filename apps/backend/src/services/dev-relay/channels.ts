@@ -1,7 +1,7 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import type { AppDatabase } from "../../db/client.ts";
 import { relayChannels, type RelayChannelRow } from "../../db/schema/index.ts";
-import type { Config } from "../../env.ts";
+import type { Config } from "../../env/env.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { newOpaqueToken, sha256Hex } from "../../lib/secrets.ts";

@@ -1,5 +1,5 @@
 import type { AppDatabase, Database } from "../../db/client.ts";
-import type { Config } from "../../env.ts";
+import type { Config } from "../../env/env.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { RateLimitStore } from "../auth/rate-limits.ts";

@@ -1,6 +1,6 @@
 import type { Database } from "../../db/client.ts";
 import { RELAY_DELIVERIES_CHANNEL } from "../../db/channels.ts";
-import type { Config } from "../../env.ts";
+import type { Config } from "../../env/env.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";

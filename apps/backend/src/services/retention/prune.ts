@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "drizzle-orm";
 import type { AppDatabase } from "../../db/client.ts";
-import type { Config } from "../../env.ts";
+import type { Config } from "../../env/env.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { maintenanceRounds } from "../../lib/periodic.ts";

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { tasks, type TaskRow } from "../../db/schema/index.ts";
+import { shareLinks, tasks, type TaskRow } from "../../db/schema/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { TASK_ACTIVE, UNDO_EXPIRED } from "../../schemas/error-codes.ts";
 import type { TaskDeletion, TaskDetails, TaskEstimate, TaskPatch } from "../../schemas/library.ts";
@@ -55,13 +55,26 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
       return runtime.json(next ?? row);
     },
 
-    /** Hides a finished task at once; the purge removes it and its audio after the undo window. */
+    /**
+     * Hides a finished task at once; the purge removes it and its audio after the undo window.
+     * Its share links are revoked for good in the same transaction: whoever deletes a track to
+     * stop a leaked link must not see Undo bring the link back (the undo restores the track).
+     */
     async remove(userId: number, taskId: string): Promise<TaskDeletion> {
       const row = await runtime.owned(userId, taskId);
       if (ACTIVE.has(row.status))
         throw new ApiError(409, TASK_ACTIVE, `Task ${taskId} is ${row.status}: cancel it first.`);
-      const next = await runtime.update(row.id, "api", (current, now) =>
-        current.deletedAt ? undefined : { ...current, deletedAt: now, updatedAt: now },
+      const next = await runtime.update(
+        row.id,
+        "api",
+        (current, now) =>
+          current.deletedAt ? undefined : { ...current, deletedAt: now, updatedAt: now },
+        async (tx, deleted, now) => {
+          await tx
+            .update(shareLinks)
+            .set({ revokedAt: now })
+            .where(and(eq(shareLinks.taskId, deleted.id), isNull(shareLinks.revokedAt)));
+        },
       );
       const deletedAt = next?.deletedAt ?? new Date(clock.now());
       return {
@@ -70,18 +83,24 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
       };
     },
 
+    /** Undoes a deletion within its window; 410 after it, and for a task that is not deleted. */
     async restore(userId: number, taskId: string): Promise<Task> {
       const row = await runtime.owned(userId, taskId, { deleted: true });
-      const restored = await runtime.update(row.id, "api", (current, now) =>
-        current.deletedAt && now.getTime() - current.deletedAt.getTime() < UNDO_WINDOW_MS
-          ? { ...current, deletedAt: null, updatedAt: now }
-          : undefined,
-      );
-      if (!restored || restored.deletedAt)
+      // Set under the row lock: an unchanged row comes back from `update` as it is, so a task
+      // that is not deleted would otherwise look restored.
+      const outcome = { restored: false, wasDeleted: false };
+      const restored = await runtime.update(row.id, "api", (current, now) => {
+        outcome.wasDeleted = current.deletedAt !== null;
+        outcome.restored =
+          current.deletedAt !== null &&
+          now.getTime() - current.deletedAt.getTime() < UNDO_WINDOW_MS;
+        return outcome.restored ? { ...current, deletedAt: null, updatedAt: now } : undefined;
+      });
+      if (!restored || !outcome.restored)
         throw new ApiError(
           410,
           UNDO_EXPIRED,
-          row.deletedAt
+          outcome.wasDeleted
             ? `Task ${taskId} was deleted more than ${UNDO_WINDOW_MS / 1000} s ago; it cannot be restored.`
             : `Task ${taskId} is not deleted.`,
         );

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm"
 import type { AppDatabase } from "../../db/client.ts";
 import { tasks, type TaskRow } from "../../db/schema/index.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { isStorableText } from "../../schemas/common.ts";
 import { INVALID_CURSOR } from "../../schemas/error-codes.ts";
 import type { LibrarySort } from "../../schemas/library.ts";
 import type { TaskState } from "../../schemas/task-states.ts";
@@ -23,7 +24,25 @@ interface Cursor {
   id: string;
 }
 
-const UUID = /^[0-9a-f-]{36}$/i;
+/**
+ * Each field of a cursor is checked as strictly as the column it is compared with, so a tampered
+ * one is a 400 and never reaches Postgres (which would refuse it: a 500). Checked, not signed:
+ * a cursor is no authority (it only says where to resume among the caller's own rows) and a
+ * signature would tie every open page to the encryption keys, for no gain once each value is
+ * one the column holds.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** What `Date.toISOString()` writes for years 1–9999; Postgres has no year 0. */
+const ISO_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** `lower(title)` of a title of at most 200 characters, with room for case mappings that grow. */
+const MAX_TITLE_KEY_LENGTH = 1_000;
+/** Past anything `encodeCursor` writes (a title key JSON-escaped, then base64): not decoded. */
+const MAX_CURSOR_LENGTH = 8_192;
+
+/** A time the API wrote: its exact form, and a real date (`2024-02-30` would round-trip to March). */
+const isCursorTime = (key: string) => ISO_TIME.test(key) && new Date(key).toISOString() === key;
+
+const isTitleKey = (key: string) => key.length <= MAX_TITLE_KEY_LENGTH && isStorableText(key);
 
 /** `titleKey`: Postgres' `lower(title)` (JavaScript lower-cases some characters differently). */
 function encodeCursor(sort: LibrarySort, row: TaskRow, titleKey: string): string {
@@ -34,6 +53,7 @@ function encodeCursor(sort: LibrarySort, row: TaskRow, titleKey: string): string
 function decodeCursor(cursor: string, sort: LibrarySort): Cursor {
   let parsed: unknown;
   try {
+    if (cursor.length > MAX_CURSOR_LENGTH) throw new RangeError("too long for a cursor");
     parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
     parsed = undefined;
@@ -44,7 +64,7 @@ function decodeCursor(cursor: string, sort: LibrarySort): Cursor {
     typeof key === "string" &&
     typeof id === "string" &&
     UUID.test(id) &&
-    (sort === "title" || !Number.isNaN(Date.parse(key)));
+    (sort === "title" ? isTitleKey(key) : isCursorTime(key));
   if (!valid)
     throw new ApiError(
       400,

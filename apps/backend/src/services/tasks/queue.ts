@@ -62,6 +62,7 @@ export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}
     intervalMs: roundMs,
     logger,
     what: "queue round",
+    ...(runtime.deps.outages ? { outages: runtime.deps.outages } : {}),
   });
 
   /** Resolves when no drain (nor the read that starts drains) is running in this instance. */

@@ -121,6 +121,8 @@ export function createReconciler(runtime: TaskRuntime, options: ReconcilerOption
     intervalMs: options.intervalMs ?? 1_000,
     logger,
     what: "reconciler round",
+    // Every second: the first to notice an outage, which the outage log then follows.
+    ...(deps.outages ? { outages: deps.outages } : {}),
   });
 }
 

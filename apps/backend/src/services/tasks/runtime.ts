@@ -2,12 +2,13 @@ import type { PlatformClient } from "@overture/core/client";
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppDatabase, Database, Transaction } from "../../db/client.ts";
 import { tasks, type TaskEventSource, type TaskRow } from "../../db/schema/index.ts";
-import type { Config } from "../../env.ts";
+import type { Config } from "../../env/env.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import { ApiError } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
+import type { OutageLog } from "../../lib/outage-log.ts";
 import { TASK_NOT_FOUND } from "../../schemas/error-codes.ts";
 import type { ProxyTokenService } from "../credentials/proxy-tokens.ts";
 import type { SelectionService } from "../credentials/selections.ts";
@@ -34,6 +35,8 @@ export interface TaskDeps extends CredentialServices {
   platform: PlatformClient;
   logger: Logger;
   metrics: Metrics;
+  /** Where rounds that find the database unavailable report it (backend.ts); unset in unit tests. */
+  outages?: Pick<OutageLog, "report">;
   /** Randomness of poll jitter (tests fix it). */
   random?: () => number;
   /** Expected upper bound of a task's duration (spec 8: usually 1 to 10 minutes). */
@@ -125,19 +128,23 @@ export function createTaskRuntime(deps: TaskDeps) {
     /**
      * Changes a task locally (Overture's own states: queued, submitting, unknown, rejected,
      * cancelled-while-queued) under a row lock; `change` returns the new row, or undefined to
-     * leave it. The change is appended as a task event when anything a client sees changed.
+     * leave it. The change is appended as a task event when anything a client sees changed;
+     * `alsoWrite` writes what goes with it (other tables) in the same transaction.
      */
     async update(
       taskId: string,
       source: TaskEventSource,
       change: (row: TaskRow, now: Date) => TaskRow | undefined,
+      alsoWrite?: (tx: Transaction, next: TaskRow, now: Date) => Promise<void>,
     ): Promise<TaskRow | undefined> {
       return deps.db.transaction(async (tx) => {
         const [row] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).for("update");
         if (!row) return undefined;
-        const next = change(row, new Date(deps.clock.now()));
+        const now = new Date(deps.clock.now());
+        const next = change(row, now);
         if (!next) return row;
         await runtime.save(tx, [next], source, [row]);
+        await alsoWrite?.(tx, next, now);
         return next;
       });
     },

@@ -29,6 +29,19 @@ describe("parseEnv", () => {
     expect(config.webhook.toleranceMs).toBe(300_000);
   });
 
+  it("defaults PUBLIC_URL to where it listens: PORT, and HOST unless that is a wildcard", () => {
+    const publicUrl = (env: Record<string, string>) => parseEnv({ ...valid, ...env }).publicUrl;
+    expect(publicUrl({})).toBe("http://127.0.0.1:8787");
+    expect(publicUrl({ PORT: "18797" })).toBe("http://127.0.0.1:18797");
+    expect(publicUrl({ HOST: "0.0.0.0", PORT: "18797" })).toBe("http://127.0.0.1:18797");
+    expect(publicUrl({ HOST: "::" })).toBe("http://127.0.0.1:8787");
+    expect(publicUrl({ HOST: "192.0.2.10" })).toBe("http://192.0.2.10:8787");
+    expect(publicUrl({ HOST: "::1" })).toBe("http://[::1]:8787");
+    expect(publicUrl({ PORT: "18797", PUBLIC_URL: "https://overture.example.com/" })).toBe(
+      "https://overture.example.com",
+    );
+  });
+
   it("accepts RFC 6749 Basic client authentication for servers that form-decode the credentials", () => {
     expect(parseEnv({ ...valid, PLATFORM_CLIENT_AUTH: "basic-rfc6749" }).platform.clientAuth).toBe(
       "basic-rfc6749",
@@ -41,6 +54,22 @@ describe("parseEnv", () => {
       driver: "pg",
       url: "postgres://u@h/db",
     });
+  });
+
+  it.each([
+    ["postgres://overture:a/b+c=@db:5432/overture", "a password with / unencoded"],
+    ["postgres://overture:ab#cd@db/overture", "a password with # unencoded"],
+    ["postgres://db:99999/overture", "a port out of range"],
+    ["postgres://[::1/overture", "a broken IPv6 address"],
+  ])("names DATABASE_URL %j (%s) as a problem, without echoing it", (url) => {
+    const found = problems({ ...valid, DATABASE_URL: url });
+    expect(found).toEqual([expect.stringMatching(/^DATABASE_URL: is not a valid URL/)]);
+    expect(found.join("\n")).not.toContain(url.slice("postgres://".length, 20));
+  });
+
+  it("accepts a DATABASE_URL whose password is percent-encoded, or with no host (a local socket)", () => {
+    for (const url of ["postgres://overture:a%2Fb%2Bc%3D@db:5432/overture", "postgres:///overture"])
+      expect(parseEnv({ ...valid, DATABASE_URL: url }).database).toEqual({ driver: "pg", url });
   });
 
   it("reads an empty value as unset (compose's `${NAME:-}`), so its default applies", () => {
@@ -70,6 +99,24 @@ describe("parseEnv", () => {
     expect(problems({ ...valid, TOKEN_ENCRYPTION_KEYS: "k1:c2hvcnQ=" })).toEqual([
       expect.stringMatching(/^TOKEN_ENCRYPTION_KEYS: each entry must be/),
     ]);
+  });
+
+  it.each([
+    ["k1:x", "a key of one character"],
+    [`k1:${key.slice(1)}`, "a key with a character missing"],
+    [`k1:${key.slice(0, -2)}`, "a key with its padding cut"],
+    [`k1:${key}A`, "a key with a character too many"],
+  ])("names TOKEN_ENCRYPTION_KEYS for %j (%s), listed with the other problems", (keys) => {
+    expect(problems({ ...valid, PORT: "eighty", TOKEN_ENCRYPTION_KEYS: keys })).toEqual([
+      "PORT: must be a port number 1–65535",
+      expect.stringMatching(/^TOKEN_ENCRYPTION_KEYS: each entry must be/),
+    ]);
+  });
+
+  it("accepts a key without its base64 padding", () => {
+    expect(
+      parseEnv({ ...valid, TOKEN_ENCRYPTION_KEYS: `k1:${key.replace(/=$/, "")}` }),
+    ).toBeDefined();
   });
 
   it("keeps every encryption key, the first one current", () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type HostEntry, parseHostEntry } from "./lib/host-allowlist.ts";
+import { type HostEntry, parseHostEntry } from "../lib/host-allowlist.ts";
 
 /**
  * The backend's configuration, parsed once from the environment. Every variable is documented in
@@ -64,9 +64,40 @@ const hostEntries = csv.transform((entries, ctx) => {
   return hosts;
 });
 
+/**
+ * 32 bytes in base64, as `openssl rand -base64 32` writes them (44 characters ending in `=`; the
+ * padding may be left off). Checked by its shape, never decoded first: `atob` throws on some
+ * malformed values ("not correctly encoded"), which would end every command with that alone.
+ */
 function isBase64Key(value: string): boolean {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
-  return atob(value).length === 32;
+  return (
+    /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$/.test(value) &&
+    Buffer.from(value, "base64").length === 32
+  );
+}
+
+/**
+ * Whether node-postgres can read the URL (pg-connection-string: `new URL`, retried with a
+ * placeholder host for `postgres://user@/db`, the local socket). Without this check a password
+ * holding `/` or `#`, as `openssl rand -base64` writes them, passed here and `serve` then died
+ * on "TypeError: Invalid URL" naming no variable. The value is never echoed: it holds a password.
+ */
+function isConnectionUrl(value: string): boolean {
+  // pg-connection-string encodes a space or a stray % itself before parsing.
+  const text = / |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(value)
+    ? encodeURI(value).replace(/%25(\d\d)/g, "%$1")
+    : value;
+  for (const candidate of [text, text.replace("@/", "@placeholder/")]) {
+    try {
+      const url = new URL(candidate);
+      decodeURIComponent(url.username);
+      decodeURIComponent(url.password);
+      return true;
+    } catch {
+      // the next candidate, or not a URL
+    }
+  }
+  return false;
 }
 
 const MB = 1024 * 1024;
@@ -101,7 +132,8 @@ export const envVariables = z.object({
     .max(65535)
     .default(8787),
   HOST: z.string().min(1).default("127.0.0.1"),
-  PUBLIC_URL: httpUrl.default("http://127.0.0.1:8787"),
+  // Unset: where this process listens (defaultPublicUrl), so PORT alone moves the callback too.
+  PUBLIC_URL: httpUrl.optional(),
   PLATFORM_BASE_URL: httpUrl,
   PLATFORM_API_URL: httpUrl.optional(),
   PLATFORM_CLIENT_ID: z.string({ error: "is required" }).min(1, "is required"),
@@ -130,6 +162,11 @@ export const envVariables = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .refine(isConnectionUrl, {
+      abort: true,
+      message:
+        "is not a valid URL: percent-encode the user name and password (/ is %2F, + is %2B, = is %3D, # is %23, @ is %40), and check the host and port",
+    })
     .optional(),
   PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
   TOKEN_ENCRYPTION_KEYS: encryptionKeys,
@@ -158,7 +195,20 @@ export const envVariables = z.object({
   ARCHIVE_MAX_FILE_MB: wholeNumber(1).default(200),
   ARCHIVE_QUOTA_MB: wholeNumber(0).default(2048),
   ARCHIVE_RETENTION_DAYS: wholeNumber(0).default(0),
-  TRUST_PROXY: z.stringbool({ error: "must be true or false" }).default(false),
+  // How many reverse proxies stand in front: `true` is one, a number says how many.
+  TRUST_PROXY: z
+    .string()
+    .transform((value, ctx) => {
+      if (/^\d{1,2}$/.test(value)) return Number(value);
+      const yes = z.stringbool().safeParse(value);
+      if (yes.success) return yes.data ? 1 : 0;
+      ctx.addIssue({
+        code: "custom",
+        message: "must be true, false, or the number of proxies in front (1 for one)",
+      });
+      return z.NEVER;
+    })
+    .default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RETENTION_WEBHOOK_EVENTS_DAYS: days(30),
   RETENTION_TASK_EVENTS_DAYS: days(30),
@@ -171,6 +221,19 @@ export const envVariables = z.object({
   RELAY_BUFFER_DELIVERIES: wholeNumber(1).default(100),
   RELAY_BUFFER_KB: wholeNumber(64).default(4096),
 });
+
+/** Addresses that mean "every interface": a browser or the platform cannot be sent to them. */
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
+
+/**
+ * PUBLIC_URL when unset: this process's own address, `http://<HOST>:<PORT>`, with 127.0.0.1 for
+ * a wildcard HOST. It serves a setup without a proxy (a laptop, the emulator); anything reached
+ * through a proxy or from another machine sets PUBLIC_URL.
+ */
+export function defaultPublicUrl(host: string, port: number): string {
+  const name = WILDCARD_HOSTS.has(host) ? "127.0.0.1" : host;
+  return `http://${name.includes(":") && !name.startsWith("[") ? `[${name}]` : name}:${port}`;
+}
 
 /**
  * Where new results are stored, and the folder of folder storage. ARCHIVE_DIR alone keeps meaning
@@ -207,7 +270,7 @@ export const envSchema = envVariables
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST,
-    publicUrl: env.PUBLIC_URL,
+    publicUrl: env.PUBLIC_URL ?? defaultPublicUrl(env.HOST, env.PORT),
     platform: {
       baseUrl: env.PLATFORM_BASE_URL,
       apiUrl: env.PLATFORM_API_URL ?? env.PLATFORM_BASE_URL,
@@ -251,7 +314,8 @@ export const envSchema = envVariables
       retentionMs:
         env.ARCHIVE_RETENTION_DAYS === 0 ? null : env.ARCHIVE_RETENTION_DAYS * 86_400_000,
     },
-    trustProxy: env.TRUST_PROXY,
+    /** Reverse proxies in front whose X-Forwarded-For entries count (0: none, use the socket). */
+    trustedProxies: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     /** How long rows that only serve troubleshooting or replay are kept (services/retention). */
     retention: {
@@ -312,9 +376,10 @@ export function loadConfig(): Config {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`${error.message}\nSee apps/backend/.env.example for every variable.`);
-    process.exit(1);
+    // 2, as every `overture-backend` command exits for a wrong configuration (cli/io.ts EXIT).
+    process.exit(2);
   }
 }
 
-/** The process's environment, for check-config's reading of it (env-check.ts). */
+/** The process's environment, for check-config's reading of it (check.ts). */
 export const processEnvironment = (): Record<string, string | undefined> => process.env;

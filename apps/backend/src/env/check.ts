@@ -3,6 +3,7 @@ import {
   type Config,
   ConfigError,
   type DatabaseConfig,
+  defaultPublicUrl,
   envVariables,
   parseEnv,
   processEnvironment,
@@ -68,6 +69,8 @@ export function checkEnvironment(
         clientSecret: shape.PLATFORM_CLIENT_SECRET,
         clientAuth: shape.PLATFORM_CLIENT_AUTH,
         publicUrl: shape.PUBLIC_URL,
+        host: shape.HOST,
+        port: shape.PORT,
       })
       .safeParse({
         baseUrl: env.PLATFORM_BASE_URL,
@@ -75,9 +78,17 @@ export function checkEnvironment(
         clientSecret: env.PLATFORM_CLIENT_SECRET,
         clientAuth: env.PLATFORM_CLIENT_AUTH,
         publicUrl: env.PUBLIC_URL,
+        host: env.HOST,
+        port: env.PORT,
       });
     const platformClient = client.success
-      ? { ...client.data, redirectUri: `${client.data.publicUrl}/oauth/callback` }
+      ? {
+          baseUrl: client.data.baseUrl,
+          clientId: client.data.clientId,
+          clientSecret: client.data.clientSecret,
+          clientAuth: client.data.clientAuth,
+          redirectUri: `${client.data.publicUrl ?? defaultPublicUrl(client.data.host, client.data.port)}/oauth/callback`,
+        }
       : undefined;
     return {
       problems: error.problems,
@@ -86,4 +97,21 @@ export function checkEnvironment(
       ...(platformClient ? { platformClient } : {}),
     };
   }
+}
+
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * A PUBLIC_URL that points at this machine on another port than PORT, with no proxy declared
+ * (TRUST_PROXY): the sign-in redirect and the platform's webhooks would go to a port nothing of
+ * ours listens on. Only a loopback name or HOST itself is judged: any other host may well be a
+ * proxy or a port mapping (a container's `-p 80:8787`) that check-config cannot see.
+ */
+export function publicUrlWarning(config: Config): string | undefined {
+  if (config.trustedProxies > 0 || config.port === 0) return undefined;
+  const url = new URL(config.publicUrl);
+  const ours = LOOPBACK.test(url.hostname) || url.hostname === config.host;
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  if (!ours || port === config.port) return undefined;
+  return `PUBLIC_URL ${config.publicUrl} points at this machine on port ${port}, but the server listens on PORT=${config.port}: the sign-in redirect and webhooks would miss it. Set PUBLIC_URL to port ${config.port}, or leave it unset (it follows PORT), unless a proxy on port ${port} forwards to ${config.port} (then set TRUST_PROXY).`;
 }

@@ -11,7 +11,7 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
   PORT: "Port the HTTP server listens on.",
   HOST: "Address it listens on: `0.0.0.0` in a container or behind a proxy on another host.",
   PUBLIC_URL:
-    "The backend's public base URL. The OAuth callback is `${PUBLIC_URL}/oauth/callback`; webhooks arrive at `${PUBLIC_URL}/webhooks/platform`.",
+    "The backend's public base URL. The OAuth callback is `${PUBLIC_URL}/oauth/callback`; webhooks arrive at `${PUBLIC_URL}/webhooks/platform`. Unset: `http://<HOST>:<PORT>` (`127.0.0.1` for a wildcard HOST); `check-config` warns when it names this machine on another port than PORT.",
   PLATFORM_BASE_URL:
     "The platform's `{base_url}`: authorization page, token endpoint and open endpoints.",
   PLATFORM_API_URL: "The platform's `{api_url}` for task endpoints. Unset: PLATFORM_BASE_URL.",
@@ -23,7 +23,8 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
     "Comma-separated redirect URLs the extension may return to after sign-in (its options page shows them).",
   EXTENSION_ORIGINS:
     "Comma-separated extension origins allowed by CORS: `chrome-extension://<id>`, `moz-extension://<uuid>`.",
-  DATABASE_URL: "Postgres connection URL. Unset: embedded PGlite in PGLITE_DATA_DIR.",
+  DATABASE_URL:
+    "Postgres connection URL, with the user name and password percent-encoded (`/` is `%2F`). Unset: embedded PGlite in PGLITE_DATA_DIR.",
   PGLITE_DATA_DIR: "Data folder of the embedded database when DATABASE_URL is unset.",
   TOKEN_ENCRYPTION_KEYS:
     "`<key id>:<base64 of 32 bytes>`, comma-separated: the first encrypts, all decrypt (rotation).",
@@ -53,7 +54,7 @@ export const ENV_DESCRIPTIONS: Record<EnvName, string> = {
   ARCHIVE_RETENTION_DAYS:
     "Archived results older than this are removed and the task shows `expired`; `0`: kept for ever.",
   TRUST_PROXY:
-    "Behind a reverse proxy: take the client address from `X-Forwarded-For` (rate limits).",
+    "Reverse proxies in front (`true`: one, or a number): the client address for rate limits is the `X-Forwarded-For` entry the outermost one wrote, counted from the right. `false` with no proxy.",
   LOG_LEVEL:
     "`fatal`, `error`, `warn`, `info` (one line per request), `debug`, `trace` or `silent`.",
   RETENTION_WEBHOOK_EVENTS_DAYS:
