@@ -88,6 +88,7 @@ export function createServices(base: BaseDeps) {
     database: base.database,
     metrics: base.metrics,
     logger: base.logger,
+    outages: base.outages,
     // Streams of a session revoked on any instance end at once.
     revocations: (onRevoked) => sessions.onRevoked(onRevoked),
   });

@@ -1,7 +1,9 @@
 import type { Database } from "../../db/client.ts";
 import { statementName } from "../../db/script.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
+import { isDatabaseUnavailable } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
+import type { OutageLog } from "../../lib/outage-log.ts";
 import { readPosition } from "./position.ts";
 
 /** A task event as the feed reads it: the payload stays the JSON text it was stored as. */
@@ -18,6 +20,15 @@ export interface ReaderOptions {
   listening: () => boolean;
   /** Called with each new event, in id order. */
   dispatch: (event: FeedEvent) => void;
+  /** Where a read that finds the database unavailable goes: the outage's one log, not a line a read. */
+  outages?: Pick<OutageLog, "report">;
+}
+
+/** Logs a failed read: a database outage to the outage log when there is one, else a warning. */
+export function readFailed(options: ReaderOptions, error: unknown, message: string): void {
+  if (options.outages && isDatabaseUnavailable(error))
+    options.outages.report({ worker: "live events feed", err: errorMessage(error) });
+  else options.logger.warn({ err: errorMessage(error) }, message);
 }
 
 /** The later of two event ids. */
@@ -47,7 +58,7 @@ async function pageAfter(database: Database, after: bigint): Promise<FeedEvent[]
  * read in flight plus at most one more.
  */
 export function createFeedReader(options: ReaderOptions) {
-  const { database, logger, listening } = options;
+  const { database, listening } = options;
   // Ids are bigints throughout: they pass 2^53, where a number stops holding every integer.
   let cursor = 0n;
   // The highest id a read already running or queued is sure to see (it was committed before
@@ -95,10 +106,7 @@ export function createFeedReader(options: ReaderOptions) {
       do {
         readAgain = false;
         await readPages().catch((error: unknown) => {
-          logger.warn(
-            { err: errorMessage(error) },
-            "reading task events failed; the catch-up read retries",
-          );
+          readFailed(options, error, "reading task events failed; the catch-up read retries");
         });
       } while (moreToRead());
     })().finally(() => {

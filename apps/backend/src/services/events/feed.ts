@@ -1,7 +1,6 @@
 import { TASK_EVENTS_CHANNEL } from "../../db/channels.ts";
-import { errorMessage } from "../../lib/error-summary.ts";
 import { parseEventId } from "../../schemas/event-id.ts";
-import { createFeedReader, type ReaderOptions } from "./feed-reader.ts";
+import { createFeedReader, readFailed, type ReaderOptions } from "./feed-reader.ts";
 import { readPosition } from "./position.ts";
 import { latestPage, REPLAY_PAGE, replayPage } from "./replay-pages.ts";
 
@@ -51,7 +50,7 @@ export function createEventFeed(options: FeedOptions) {
       );
       options.rewound?.(head);
     } catch (error) {
-      logger.warn({ err: errorMessage(error) }, "reading task events failed; the catch-up retries");
+      readFailed(options, error, "reading task events failed; the catch-up retries");
     }
   }
 

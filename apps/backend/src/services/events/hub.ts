@@ -3,6 +3,7 @@ import { type Clock, systemClock } from "../../lib/clock.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Metrics } from "../../lib/metrics.ts";
+import type { OutageLog } from "../../lib/outage-log.ts";
 import { readChanges } from "./changes.ts";
 import { createEventFeed, type EventFeed, type FeedEvent, later } from "./feed.ts";
 import { endFrame, readyFrame, resetFrame, retryFrame, taskFrame } from "./frames.ts";
@@ -38,6 +39,8 @@ export interface HubOptions {
   clock?: Clock;
   /** Spreads lifetimes (jitter); tests pin it. */
   random?: () => number;
+  /** The database outage's one log (lib/outage-log.ts), for the feed's failed reads. */
+  outages?: Pick<OutageLog, "report">;
 }
 
 /** How {@link EventHub.open} starts a stream. */
@@ -124,6 +127,7 @@ function feedOf(streams: StreamSet, options: HubOptions): EventFeed {
     database: options.database,
     logger: options.logger,
     ...(options.catchUpMs === undefined ? {} : { catchUpMs: options.catchUpMs }),
+    ...(options.outages === undefined ? {} : { outages: options.outages }),
     listening: () => streams.size > 0,
     dispatch: (event: FeedEvent) => {
       const own = streams.ofUser(event.userId);
