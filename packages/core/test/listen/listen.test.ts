@@ -98,7 +98,9 @@ function startListen(
 
 /** A delivery signed for the relay URL the platform called (query `b=2&a=1`). */
 async function signedDelivery(id: string, status = "success") {
-  const body = JSON.stringify({ event_id: `ev${id}`, task_id: "T1", status, output: {} });
+  // A success carries its result link, as the typed receiver requires.
+  const output = status === "success" ? { file_url: "https://files.test/T1.wav" } : {};
+  const body = JSON.stringify({ event_id: `ev${id}`, task_id: "T1", status, output });
   const headers = await signWebhook({
     secret: SECRET,
     url: `${BACKEND}/relay/rl_x/hook?b=2&a=1`,
