@@ -3,7 +3,8 @@ import { PAYLOAD_TOO_LARGE } from "../schemas/error-codes.ts";
 
 /**
  * Largest request body of the JSON API and the sign-in endpoints: music parameters with the
- * longest lyrics (10,000 characters, up to 40 KB of UTF-8) fit several times over. Without a
+ * longest lyrics (16,000 code points, at most 64 KB of UTF-8 as JSON.stringify writes them) fit
+ * twice over. Without a
  * limit, `POST /auth/token` — open to anyone — would read and parse a body of any size.
  * Webhooks have their own limit (`WEBHOOK_MAX_BODY_BYTES`, read with the raw body).
  */
