@@ -30,6 +30,10 @@ describe("usageInfoSchema (spec 2.6)", () => {
     expect(usageInfoSchema.parse(null)).toBeNull();
   });
 
+  it("reads an empty string (the spec's 'may be empty') as null", () => {
+    expect(usageInfoSchema.parse("")).toBeNull();
+  });
+
   it("reads a quantity given as a numeric string as a number", () => {
     expect(usageInfoSchema.parse({ quantity: "60.5" })).toEqual({ quantity: 60.5 });
   });

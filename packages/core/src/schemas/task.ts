@@ -3,24 +3,27 @@ import { numberish } from "./numbers.ts";
 
 /**
  * Usage of a task (spec 2.6): `unit`, `quantity`, `prompt_tokens`, `completion_tokens`,
- * `resolution`. The spec says it "may be empty", so `{}` and `null` both parse; every field is
- * optional, numbers accept numeric strings, unknown fields are kept.
+ * `resolution`. The spec says it "may be empty", so `{}`, `null` and `""` all parse (`""` as
+ * `null`); every field is optional, numbers accept numeric strings, unknown fields are kept.
  *
  * @example
  * ```ts
  * usageInfoSchema.parse({ unit: "second", quantity: 60 });
- * usageInfoSchema.parse(null); // null
+ * usageInfoSchema.parse(""); // null
  * ```
  */
-export const usageInfoSchema = z
-  .looseObject({
-    unit: z.string().nullish(),
-    quantity: numberish.nullish(),
-    prompt_tokens: numberish.nullish(),
-    completion_tokens: numberish.nullish(),
-    resolution: z.unknown().optional(),
-  })
-  .nullable();
+export const usageInfoSchema = z.union([
+  z.literal("").transform(() => null),
+  z
+    .looseObject({
+      unit: z.string().nullish(),
+      quantity: numberish.nullish(),
+      prompt_tokens: numberish.nullish(),
+      completion_tokens: numberish.nullish(),
+      resolution: z.unknown().optional(),
+    })
+    .nullable(),
+]);
 
 /**
  * Parsed {@link usageInfoSchema} (spec 2.6); `null` when the platform sends none.
