@@ -83,6 +83,12 @@ describe("parseCallbackEvent", () => {
     });
   });
 
+  it("refuses a usage_info field of the wrong type, naming the field", () => {
+    const usage_info = { quantity: "a lot" };
+    const read = parseCallbackEvent({ ...base, status: "waiting", usage_info });
+    expect(!read.ok && read.message).toContain("check usage_info.quantity");
+  });
+
   it("keeps fields it does not know", () => {
     const read = parseCallbackEvent({ ...base, status: "waiting", queue_position: 3 });
     expect(read.ok && "event" in read && read.event).toMatchObject({ queue_position: 3 });

@@ -12,8 +12,9 @@ import { numberish } from "./numbers.ts";
  * usageInfoSchema.parse(""); // null
  * ```
  */
-export const usageInfoSchema = z.union([
-  z.literal("").transform(() => null),
+export const usageInfoSchema = z.preprocess(
+  // "" is the spec's "empty" too; read before the object, so a bad field is still named.
+  (value) => (value === "" ? null : value),
   z
     .looseObject({
       unit: z.string().nullish(),
@@ -23,7 +24,7 @@ export const usageInfoSchema = z.union([
       resolution: z.unknown().optional(),
     })
     .nullable(),
-]);
+);
 
 /**
  * Parsed {@link usageInfoSchema} (spec 2.6); `null` when the platform sends none.
