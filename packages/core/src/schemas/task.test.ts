@@ -231,6 +231,11 @@ describe("taskErrorMessage", () => {
     expect(taskErrorMessage({ output: {}, error: "timeout" })).toBe("timeout");
   });
 
+  it("reads a top-level string error with a message as a code and its text (the official samples' pair)", () => {
+    const failed = { output: {}, error: "QUOTA_EXCEEDED", message: "Quota used up" };
+    expect(taskErrorMessage(failed)).toBe("Quota used up (QUOTA_EXCEEDED)");
+  });
+
   it("returns undefined when the task carries no error", () => {
     expect(taskErrorMessage({ output: { file_url: "u" } })).toBeUndefined();
   });

@@ -267,7 +267,8 @@ function errorText(error: TaskError | null | undefined): string | undefined {
 /**
  * The human-readable error of a failed task (spec 7: "the query endpoint returns error
  * information"): `output.error`, else the task's top-level `error`, else its top-level `message`
- * (seen live), as a string (`"message (code)"` for the object form). `undefined` when the task
+ * (seen live), as a string (`"message (code)"` for the object form, and for a top-level string
+ * `error` beside a `message`: the official samples' code and text). `undefined` when the task
  * carries none.
  *
  * @example
@@ -279,7 +280,10 @@ function errorText(error: TaskError | null | undefined): string | undefined {
 export function taskErrorMessage(
   task: Pick<Task, "output" | "error"> & { message?: string | null | undefined },
 ): string | undefined {
-  return errorText(task.output?.error) ?? errorText(task.error) ?? errorText(task.message);
+  const { error, message } = task;
+  const codeAndText =
+    typeof error === "string" && message?.trim() ? { code: error, message } : error;
+  return errorText(task.output?.error) ?? errorText(codeAndText) ?? errorText(message);
 }
 
 /**
