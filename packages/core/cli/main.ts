@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { diagnoseWebhook, signWebhook } from "@overture/core/webhook";
+import { parseCallbackEvent } from "@overture/core/receiver";
+import { diagnoseWebhook, readWebhookBody, signWebhook } from "@overture/core/webhook";
 import { describeFetchError } from "./fetch-error.ts";
 import { listen } from "./listen/listen.ts";
 import { defaultConfigDir } from "./listen/store.ts";
@@ -175,20 +176,45 @@ async function verify(values: Values, io: CliIo): Promise<number> {
       ? {}
       : { toleranceMs: integer(values["tolerance-ms"], "--tolerance-ms") }),
   });
-  for (const check of diagnosis.checks) {
+  const checks = diagnosis.ok ? [...diagnosis.checks, eventCheck(body)] : diagnosis.checks;
+  for (const check of checks) {
     io.out(
       `${check.ok ? "ok  " : "FAIL"} ${check.rule}: ${check.message}${check.code && !check.ok ? ` [${check.code}]` : ""}`,
     );
   }
-  io.out(
-    diagnosis.ok
-      ? "valid"
-      : `not valid: ${diagnosis.checks
-          .filter((c) => !c.ok)
-          .map((c) => c.rule)
-          .join(", ")}`,
-  );
-  return diagnosis.ok ? 0 : 1;
+  const failed = checks.filter((c) => !c.ok).map((c) => c.rule);
+  io.out(failed.length === 0 ? "valid" : `not valid: ${failed.join(", ")}`);
+  return failed.length === 0 ? 0 : 1;
+}
+
+/**
+ * The last rule a receiver applies, after the signature: the JSON is a callback event of its
+ * status (spec 2.7; a success carries its result link). A signed body that fails it is
+ * answered 400 by the receivers, so "valid" must not be said of it.
+ */
+function eventCheck(body: Uint8Array): {
+  rule: string;
+  ok: boolean;
+  message: string;
+  code?: string;
+} {
+  const read = readWebhookBody(body);
+  const reading = parseCallbackEvent(read.ok ? read.json : undefined);
+  if (!reading.ok)
+    return { rule: "event", ok: false, code: reading.code, message: reading.message };
+  if ("unknownStatus" in reading) {
+    const status = JSON.stringify(reading.unknownStatus.status);
+    return {
+      rule: "event",
+      ok: true,
+      message: `status ${status} is not one of spec 2.7's: a receiver without onUnknownStatus answers 400`,
+    };
+  }
+  return {
+    rule: "event",
+    ok: true,
+    message: `a ${reading.event.status} event of task ${reading.event.task_id}`,
+  };
 }
 
 async function startListening(values: Values, io: CliIo): Promise<number> {

@@ -1,8 +1,8 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { run, type CliIo } from "../cli/main.ts";
-import { createWebhookHandler } from "../src/receiver/index.ts";
-import { signWebhook } from "../src/webhook/index.ts";
+import { createWebhookHandler, parseCallbackEvent } from "../src/receiver/index.ts";
+import { readWebhookBody, signWebhook } from "../src/webhook/index.ts";
 import { bodyBytes, vectorCases } from "../src/webhook/vectors.fixtures.ts";
 
 const SECRET = "cli-test-secret-+/=";
@@ -125,6 +125,31 @@ describe("overture-webhooks", () => {
     expect(cli.err.join("")).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
   });
 
+  it("verify says a signed body that is no callback event is not valid, as the receivers answer 400", async () => {
+    const url = "https://r.example/h";
+    const verifyBody = async (body: string) => {
+      const headers = await signWebhook({ secret: SECRET, url, body, timestamp: NOW });
+      const cli = io({ body });
+      const args = ["verify", "--url", url, "--body-file", "body"];
+      for (const [name, value] of Object.entries(headers))
+        args.push("--header", `${name}: ${value}`);
+      return { code: await run(args, cli.cli), out: cli.out };
+    };
+    const noLink = await verifyBody(
+      '{"event_id":"e","task_id":"t","status":"success","output":{}}',
+    );
+    expect(noLink.out.at(-2)).toMatch(
+      /^FAIL event: .*output\.file_url.*\[WEBHOOK_EVENT_INVALID\]$/,
+    );
+    expect(noLink.out.at(-1)).toBe("not valid: event");
+    expect(noLink.code).toBe(1);
+    const live = await verifyBody(
+      '{"event_id":"e","task_id":"t","status":"success","output":{"url":"u"}}',
+    );
+    expect(live.out.slice(-2)).toEqual(["ok   event: a success event of task t", "valid"]);
+    expect(live.code).toBe(0);
+  });
+
   it.each(vectors)("verify: $id", async (v) => {
     const env = Object.fromEntries(v.secrets.map((s, i) => [`S${i}`, s]));
     const cli = io({ body: bodyBytes(v) }, { env, now: () => v.now });
@@ -140,7 +165,11 @@ describe("overture-webhooks", () => {
     for (const [name, value] of Object.entries(v.headers))
       args.push("--header", `${name}: ${value}`);
     for (const name of Object.keys(env)) args.push("--secret-env", name);
-    const valid = v.expected.ok && v.expected.body_reading === "json";
+    // Valid: signed, JSON, and a callback event a receiver accepts (one vector is a success
+    // without its result link: signed correctly, and still answered 400).
+    const read = readWebhookBody(bodyBytes(v));
+    const isEvent = read.ok && parseCallbackEvent(read.json).ok;
+    const valid = v.expected.ok && v.expected.body_reading === "json" && isEvent;
     expect(await run(args, cli.cli)).toBe(valid ? 0 : 1);
     expect(cli.out.at(-1)).toMatch(valid ? /^valid$/ : /^not valid: /);
     for (const secret of v.secrets) expect(cli.all()).not.toContain(secret);

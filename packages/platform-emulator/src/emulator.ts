@@ -5,6 +5,18 @@ import type { EmulatorControl } from "./control/handle.ts";
 import type { PlatformEmulatorOptions, ResolvedOptions } from "./options.ts";
 import { createApps } from "./routes/apps.ts";
 
+/**
+ * An in-memory platform, as {@link createPlatformEmulator} returns it: Hono apps to call with
+ * `app.request()` (or serve with any Hono adapter), the control handle, and the resolved options.
+ *
+ * @example
+ * ```ts
+ * const emu: PlatformEmulator = createPlatformEmulator({ clock: "manual" });
+ * const quota = await emu.app.request("/v1/tasks/available-quota", {
+ *   headers: { Authorization: "Bearer emu-demo-studio-paid-0001" },
+ * });
+ * ```
+ */
 export interface PlatformEmulator {
   /** Every route on one app: `{base_url}` routes, `{api_url}` routes and the control plane. */
   app: Hono;
@@ -12,6 +24,7 @@ export interface PlatformEmulator {
   baseApp: Hono;
   /** `/v1/*` and `/api/v1/*` (`{api_url}` on its own port). */
   apiApp: Hono;
+  /** Seed, secrets, quotas, tasks, deliveries, the clock and faults (also over HTTP at /__emulator/). */
   control: EmulatorControl;
   /** The options after defaults (URLs, lifetimes, timing). */
   options: ResolvedOptions;

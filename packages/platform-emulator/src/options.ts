@@ -10,6 +10,16 @@ export const MAX_DURATION_SECONDS = 600;
 /** A fixed duration or an inclusive `[min, max]` range drawn from the seeded PRNG. */
 export type DurationRange = number | readonly [number, number];
 
+/**
+ * How long each task stays in each status, and how many fail: the lifecycle plan of every task the
+ * emulator runs. Start from a {@link TIMING_PRESETS} entry (`speed`) and override single fields
+ * with the `timing` option, e.g. `{ failureRate: 1 }` to test a client's failure path.
+ *
+ * @example
+ * ```ts
+ * createPlatformEmulator({ clock: "manual", timing: { waitingMs: 0, runningMs: 2_000 } });
+ * ```
+ */
 export interface TaskTiming {
   /** Time a task stays `waiting` before it starts. */
   waitingMs: DurationRange;
@@ -39,8 +49,30 @@ export type QueryReading = "raw" | "form-decoded" | "percent-decoded";
  * `either`.
  */
 export type BasicAuthEncoding = "spec" | "rfc6749" | "either";
+/**
+ * What the token endpoint does with a used refresh token (spec 4.3 is silent): `off` keeps it
+ * valid, `rotate` (default) issues a new one and retires the old, `rotate-detect-reuse` also
+ * revokes the whole grant when a retired token comes back, as OAuth 2.1 servers do. Pick the
+ * strict one to prove a client stores each new refresh token before it uses it.
+ *
+ * @example
+ * ```ts
+ * createPlatformEmulator({ refreshTokenRotation: "rotate-detect-reuse" });
+ * ```
+ */
 export type RefreshRotation = "off" | "rotate" | "rotate-detect-reuse";
 
+/**
+ * Everything {@link createPlatformEmulator} (and `startPlatformEmulator`, and the CLI's flags)
+ * can set; every field is optional and {@link resolveOptions} fills in the defaults. Most tests
+ * need only `clock: "manual"`, sometimes `profile: "live"` or `timing`.
+ *
+ * @example
+ * ```ts
+ * const options: PlatformEmulatorOptions = { clock: "manual", profile: "live", timing: { failureRate: 1 } };
+ * const emu = createPlatformEmulator(options);
+ * ```
+ */
 export interface PlatformEmulatorOptions {
   /**
    * `readable` (default): shapes easy to read in tests and logs. `live`: answers as the live
@@ -62,6 +94,7 @@ export interface PlatformEmulatorOptions {
   clockScale?: number;
   /** Lifecycle speed preset (default `demo`); `timing` overrides single fields. */
   speed?: "demo" | "spec";
+  /** Single fields of the lifecycle plan over the `speed` preset's (e.g. `{ failureRate: 1 }`). */
   timing?: Partial<TaskTiming>;
   /** Consent page approves at once as the first user (headless demos). Default false. */
   autoApprove?: boolean;
@@ -73,10 +106,15 @@ export interface PlatformEmulatorOptions {
   refreshTokenRotation?: RefreshRotation;
   /** Reading of Basic client credentials at the token endpoint. Default `spec`. */
   basicAuthEncoding?: BasicAuthEncoding;
+  /** Lifetime of an OAuth access token (spec 4.3's `expires_in`). Default 7 200 s. */
   accessTokenTtlSeconds?: number;
+  /** Lifetime of a refresh token. Default 30 days. */
   refreshTokenTtlSeconds?: number;
+  /** Lifetime of a proxy token from the open endpoints (spec 4.5). Default 1 800 s. */
   proxyTokenTtlSeconds?: number;
+  /** Lifetime of an authorization code. Default 60 s. */
   codeTtlSeconds?: number;
+  /** How long the consent page waits for a decision. Default 600 s. */
   consentTtlSeconds?: number;
   /** Result download link validity. Default 24 h (spec 8); 7 days in the live profile. */
   fileTtlMs?: number;
@@ -92,6 +130,7 @@ export interface PlatformEmulatorOptions {
    * ~46 MB, like ACE-Step's). Default `compact`; `studio` in the live profile.
    */
   audioFormat?: AudioFormatName;
+  /** Callback delivery: attempt timeout, retry schedule and the clock of the signature. */
   webhook?: {
     /** Per-attempt timeout in wall milliseconds (a network measure, not scaled). Default 10 000. */
     timeoutMs?: number;
@@ -124,6 +163,16 @@ export interface PlatformEmulatorOptions {
   stateFile?: string;
 }
 
+/**
+ * The options after defaults, as the emulator runs with them: what `emu.options` holds. Read it
+ * to learn the URLs, lifetimes or timing a test got without setting them.
+ *
+ * @example
+ * ```ts
+ * const emu = createPlatformEmulator();
+ * console.log(emu.options.baseUrl, emu.options.timing.failureRate); // http://127.0.0.1:4010 0
+ * ```
+ */
 export interface ResolvedOptions {
   profile: ProfileName;
   shape: Readonly<ResponseShape>;
@@ -132,6 +181,7 @@ export interface ResolvedOptions {
   apiUrl: string;
   timing: TaskTiming;
   autoApprove: boolean;
+  /** What delivers callbacks: the `fetch` option, or the global `fetch`. */
   fetch: typeof fetch;
   queryReading: QueryReading;
   refreshTokenRotation: RefreshRotation;
@@ -152,9 +202,39 @@ export interface ResolvedOptions {
   quotaRetryAfterSeconds: number | undefined;
 }
 
+/**
+ * The `{base_url}` the emulator writes into the URLs it emits (task links, result files,
+ * redirects) when `baseUrl` is not given; `startPlatformEmulator` passes the address it listens
+ * on instead.
+ *
+ * @example
+ * ```ts
+ * createPlatformEmulator().options.baseUrl === DEFAULT_BASE_URL; // true
+ * ```
+ */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:4010";
+/**
+ * The platform's automatic webhook retry delays in ms (spec 8): 200 ms, 5 s, 15 s, 30 s and
+ * 120 s after each failed attempt, on the emulator's clock. Pass a shorter list as
+ * `webhook.retryDelaysMs` to test a receiver's recovery faster.
+ *
+ * @example
+ * ```ts
+ * const total = DEFAULT_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0); // 170 200 ms to the last attempt
+ * ```
+ */
 export const DEFAULT_RETRY_DELAYS_MS = [200, 5_000, 15_000, 30_000, 120_000] as const;
 
+/**
+ * Fills in every default of {@link PlatformEmulatorOptions} and checks what cannot work (an
+ * unknown profile, a `Retry-After` that is not an integer), throwing a `TypeError`. The emulator
+ * calls it itself; call it to see what a set of options resolves to without starting one.
+ *
+ * @example
+ * ```ts
+ * resolveOptions({ speed: "spec" }).timing.failureRate; // 0.05
+ * ```
+ */
 export function resolveOptions(options: PlatformEmulatorOptions): ResolvedOptions {
   const baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL);
   const profile = options.profile ?? "readable";

@@ -12,6 +12,16 @@ export type ProfileName = "readable" | "live";
  */
 export type Alternating<A extends string, B extends string> = A | B | "alternate";
 
+/**
+ * Every way the `readable` and `live` profiles answer differently, one field each. A profile is
+ * a full `ResponseShape` ({@link PROFILES}); the `shape` option pins single fields over it, so a
+ * test can check one live quirk (say `output.url`) while the rest stays readable.
+ *
+ * @example
+ * ```ts
+ * createPlatformEmulator({ shape: { outputUrlField: "url", usageInfo: "null" } });
+ * ```
+ */
 export interface ResponseShape {
   /** Task ids: `task_<base64url>`, or 32 uppercase letters and digits (live). */
   taskIds: "readable" | "live";

@@ -1,9 +1,27 @@
+/**
+ * `@overture/platform-emulator/server`: the emulator on real sockets (Node only, through
+ * `@hono/node-server`), for tests of other programs and for the `overture-platform-emulator`
+ * command. In-process tests need only the main entry point.
+ *
+ * @packageDocumentation
+ */
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import type { Hono } from "hono";
 import { createPlatformEmulator, type PlatformEmulator } from "./emulator.ts";
 import type { PlatformEmulatorOptions } from "./options.ts";
 
+/**
+ * What {@link startPlatformEmulator} takes: every option of the in-process emulator, plus where
+ * to listen. `baseUrl` and `apiUrl` default to the address it listens on; set them only when a
+ * proxy puts it at another public address.
+ *
+ * @example
+ * ```ts
+ * const options: StartOptions = { port: 4010, profile: "live", dataDir: ".emulator" };
+ * const emu = await startPlatformEmulator(options);
+ * ```
+ */
 export interface StartOptions extends Omit<PlatformEmulatorOptions, "baseUrl" | "apiUrl"> {
   /** Default 127.0.0.1: the control plane has no authentication. */
   host?: string;
@@ -13,16 +31,34 @@ export interface StartOptions extends Omit<PlatformEmulatorOptions, "baseUrl" | 
   apiPort?: number;
   /** Public URLs when behind a proxy; default http://host:port. */
   baseUrl?: string;
+  /** Public `{api_url}` when behind a proxy; default: `baseUrl`, or http://host:apiPort. */
   apiUrl?: string;
 }
 
+/**
+ * A started emulator: its URLs (give them to the client under test), the in-process emulator
+ * and its control handle, and `close()`. Always close it, or the sockets keep the process alive.
+ *
+ * @example
+ * ```ts
+ * const emu: RunningEmulator = await startPlatformEmulator({ port: 0 });
+ * try {
+ *   await fetch(`${emu.apiUrl}/v1/tasks/available-quota`, { headers: { Authorization: "Bearer emu-demo-studio-paid-0001" } });
+ * } finally {
+ *   await emu.close();
+ * }
+ * ```
+ */
 export interface RunningEmulator {
   /** `{base_url}` */
   url: string;
   /** `{api_url}` */
   apiUrl: string;
+  /** The in-process emulator behind the sockets (its apps and resolved options). */
   emulator: PlatformEmulator;
+  /** The same as `emulator.control`. */
   control: PlatformEmulator["control"];
+  /** Saves the state (with `dataDir`), stops timers and deliveries, and closes the sockets. */
   close(): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import { DEFAULT_WEBHOOK_TOLERANCE_MS } from "@overture/core/webhook";
 import { BackendClient, ChannelGone, ListenError, SessionEnded } from "./backend.ts";
 import { deviceLogin } from "./device-login.ts";
 import { forward, type ForwardResult, type RelayedDelivery } from "./forward.ts";
@@ -198,6 +199,8 @@ class Listener {
     const delivery = JSON.parse(json) as RelayedDelivery;
     const result = await forward(this.io.fetch, this.options.forwardTo, delivery, this.io.now);
     this.io.out(deliveryLine(delivery, result, replayed));
+    const note = replayed ? staleSignatureNote(delivery, this.io.now()) : undefined;
+    if (note) this.io.out(note);
   }
 
   private async signIn(): Promise<string> {
@@ -250,6 +253,20 @@ export function deliveryLine(
       ? `no answer: ${result.error}`
       : `${result.status}${result.summary ? ` ${result.summary.replace(/\s+/g, " ")}` : ""}`;
   return `${replayed ? "replay " : ""}${at}  ${target}  ${describeEvent(delivery)}  → ${answer} (${result.ms} ms)`;
+}
+
+/**
+ * Why a replayed delivery may be refused: it keeps the platform's X-Sign-Timestamp, which is
+ * part of the signature, so neither the relay nor this command can renew it; past the receivers'
+ * default window they answer 401. `undefined` while it is within the window.
+ */
+export function staleSignatureNote(delivery: RelayedDelivery, now: number): string | undefined {
+  const header = delivery.headers.find(([name]) => name.toLowerCase() === "x-sign-timestamp");
+  const ageMs = now - Number(header?.[1]);
+  if (!Number.isFinite(ageMs) || ageMs <= DEFAULT_WEBHOOK_TOLERANCE_MS) return undefined;
+  const minutes = Math.round(ageMs / 60_000);
+  const window = DEFAULT_WEBHOOK_TOLERANCE_MS / 60_000;
+  return `  (signed ${minutes} min ago: a receiver with the default ${window}-minute window refuses it; its X-Sign-Timestamp is part of the signature, so a replay cannot renew it)`;
 }
 
 /** `success 7f2a…` from a callback body (spec 2.7); what the body is otherwise. */

@@ -67,6 +67,28 @@ describe("parseCallbackEvent", () => {
     expect(!read.ok && read.message).toContain("event_id");
   });
 
+  it("reads an empty usage_info (spec 2.6, 2.7: object or empty) as null, and numeric strings as numbers", () => {
+    const output = { file_url: LINK };
+    const read0 = parseCallbackEvent({ ...base, status: "success", output, usage_info: "" });
+    expect(read0).toEqual({
+      ok: true,
+      event: { ...base, status: "success", output, usage_info: null },
+    });
+    const numeric = { unit: "seconds", quantity: "6", prompt_tokens: "0" };
+    const read = parseCallbackEvent({ ...base, status: "failure", usage_info: numeric });
+    expect(read.ok && "event" in read && read.event.usage_info).toEqual({
+      unit: "seconds",
+      quantity: 6,
+      prompt_tokens: 0,
+    });
+  });
+
+  it("refuses a usage_info field of the wrong type, naming the field", () => {
+    const usage_info = { quantity: "a lot" };
+    const read = parseCallbackEvent({ ...base, status: "waiting", usage_info });
+    expect(!read.ok && read.message).toContain("check usage_info.quantity");
+  });
+
   it("keeps fields it does not know", () => {
     const read = parseCallbackEvent({ ...base, status: "waiting", queue_position: 3 });
     expect(read.ok && "event" in read && read.event).toMatchObject({ queue_position: 3 });

@@ -30,6 +30,10 @@ describe("usageInfoSchema (spec 2.6)", () => {
     expect(usageInfoSchema.parse(null)).toBeNull();
   });
 
+  it("reads an empty string (the spec's 'may be empty') as null", () => {
+    expect(usageInfoSchema.parse("")).toBeNull();
+  });
+
   it("reads a quantity given as a numeric string as a number", () => {
     expect(usageInfoSchema.parse({ quantity: "60.5" })).toEqual({ quantity: 60.5 });
   });
@@ -225,6 +229,11 @@ describe("taskErrorMessage", () => {
 
   it("falls back to the task's top-level error", () => {
     expect(taskErrorMessage({ output: {}, error: "timeout" })).toBe("timeout");
+  });
+
+  it("reads a top-level string error with a message as a code and its text (the official samples' pair)", () => {
+    const failed = { output: {}, error: "QUOTA_EXCEEDED", message: "Quota used up" };
+    expect(taskErrorMessage(failed)).toBe("Quota used up (QUOTA_EXCEEDED)");
   });
 
   it("returns undefined when the task carries no error", () => {

@@ -3,24 +3,28 @@ import { numberish } from "./numbers.ts";
 
 /**
  * Usage of a task (spec 2.6): `unit`, `quantity`, `prompt_tokens`, `completion_tokens`,
- * `resolution`. The spec says it "may be empty", so `{}` and `null` both parse; every field is
- * optional, numbers accept numeric strings, unknown fields are kept.
+ * `resolution`. The spec says it "may be empty", so `{}`, `null` and `""` all parse (`""` as
+ * `null`); every field is optional, numbers accept numeric strings, unknown fields are kept.
  *
  * @example
  * ```ts
  * usageInfoSchema.parse({ unit: "second", quantity: 60 });
- * usageInfoSchema.parse(null); // null
+ * usageInfoSchema.parse(""); // null
  * ```
  */
-export const usageInfoSchema = z
-  .looseObject({
-    unit: z.string().nullish(),
-    quantity: numberish.nullish(),
-    prompt_tokens: numberish.nullish(),
-    completion_tokens: numberish.nullish(),
-    resolution: z.unknown().optional(),
-  })
-  .nullable();
+export const usageInfoSchema = z.preprocess(
+  // "" is the spec's "empty" too; read before the object, so a bad field is still named.
+  (value) => (value === "" ? null : value),
+  z
+    .looseObject({
+      unit: z.string().nullish(),
+      quantity: numberish.nullish(),
+      prompt_tokens: numberish.nullish(),
+      completion_tokens: numberish.nullish(),
+      resolution: z.unknown().optional(),
+    })
+    .nullable(),
+);
 
 /**
  * Parsed {@link usageInfoSchema} (spec 2.6); `null` when the platform sends none.
@@ -263,7 +267,8 @@ function errorText(error: TaskError | null | undefined): string | undefined {
 /**
  * The human-readable error of a failed task (spec 7: "the query endpoint returns error
  * information"): `output.error`, else the task's top-level `error`, else its top-level `message`
- * (seen live), as a string (`"message (code)"` for the object form). `undefined` when the task
+ * (seen live), as a string (`"message (code)"` for the object form, and for a top-level string
+ * `error` beside a `message`: the official samples' code and text). `undefined` when the task
  * carries none.
  *
  * @example
@@ -275,7 +280,10 @@ function errorText(error: TaskError | null | undefined): string | undefined {
 export function taskErrorMessage(
   task: Pick<Task, "output" | "error"> & { message?: string | null | undefined },
 ): string | undefined {
-  return errorText(task.output?.error) ?? errorText(task.error) ?? errorText(task.message);
+  const { error, message } = task;
+  const codeAndText =
+    typeof error === "string" && message?.trim() ? { code: error, message } : error;
+  return errorText(task.output?.error) ?? errorText(codeAndText) ?? errorText(message);
 }
 
 /**

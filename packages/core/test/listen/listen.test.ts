@@ -97,7 +97,7 @@ function startListen(
 }
 
 /** A delivery signed for the relay URL the platform called (query `b=2&a=1`). */
-async function signedDelivery(id: string, status = "success") {
+async function signedDelivery(id: string, status = "success", timestamp = Date.now()) {
   // A success carries its result link, as the typed receiver requires.
   const output = status === "success" ? { file_url: "https://files.test/T1.wav" } : {};
   const body = JSON.stringify({ event_id: `ev${id}`, task_id: "T1", status, output });
@@ -105,7 +105,7 @@ async function signedDelivery(id: string, status = "success") {
     secret: SECRET,
     url: `${BACKEND}/relay/rl_x/hook?b=2&a=1`,
     body,
-    timestamp: Date.now(),
+    timestamp,
   });
   return deliveryFrame({
     id,
@@ -247,6 +247,23 @@ describe("overture-webhooks listen", () => {
     expect(second.out.find((l) => l.startsWith("replay "))).toContain("success ev2  → 200");
     // The stream resumes after the last delivery received.
     expect(backend.streams[1]?.lastEventId).toBe("2");
+    await second.stop();
+  });
+
+  it("--replay of a delivery signed before the receivers' window says why it is refused", async () => {
+    const backend = fakeBackend();
+    const receiver = createWebhookHandler({ secrets: SECRET, onEvent: () => undefined });
+    const first = startListen(backend, { receiver });
+    await until(() => backend.streams.length === 1, "the stream");
+    backend.streams[0]?.push(await signedDelivery("1", "success", Date.now() - 42 * 60_000));
+    await until(() => first.out.some((l) => l.includes("→ 401")), "the refusal");
+    expect(first.out.join("\n")).not.toContain("min ago");
+    await first.stop();
+    const second = startListen(backend, { receiver, args: ["--replay"] });
+    await until(() => backend.streams.length === 2, "the second stream");
+    const replayed = second.out.findIndex((l) => l.startsWith("replay "));
+    expect(second.out[replayed]).toContain("→ 401");
+    expect(second.out[replayed + 1]).toMatch(/^ {2}\(signed 42 min ago: .*5-minute window/);
     await second.stop();
   });
 

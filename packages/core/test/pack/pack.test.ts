@@ -28,6 +28,7 @@ import {
   type ScratchProject,
 } from "@overture/packaging/pack";
 import {
+  COMMONJS_PROGRAM,
   NARROWING,
   NARROWING_OUTPUT,
   NOT_NARROWED,
@@ -154,6 +155,18 @@ describe("TypeScript programs, the README's verbatim, from the installed tarball
       expect(result.code).toBe(0);
     },
   );
+
+  it("a CommonJS program compiles under nodenext, and node16 refuses it, as the README says", async () => {
+    const readme = await readFile(README, "utf8");
+    expect(readme).toMatch(/CommonJS TypeScript project[\s\S]*?`nodenext`[\s\S]*?`node16` refuses/);
+    await installed().write("commonjs.cts", COMMONJS_PROGRAM);
+    const compile = (setting: "nodenext" | "node16") =>
+      compileTypeScript(installed(), ["commonjs.cts"], { tsc: TSC, setting, skipLibCheck: true });
+    const nodenextResult = await compile("nodenext");
+    expect(nodenextResult.stdout + nodenextResult.stderr).toBe("");
+    // node16 models a Node that cannot require() an ES module.
+    expect((await compile("node16")).stdout).toContain("error TS1479");
+  }, 120_000);
 
   it("a program that reads the result link without narrowing does not compile", async () => {
     await installed().write("not-narrowed.ts", NOT_NARROWED);

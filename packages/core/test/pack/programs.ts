@@ -47,6 +47,12 @@ try {
 /** What NARROWING prints. */
 export const NARROWING_OUTPUT = "https://f.example/a.wav\nWEBHOOK_SIGNATURE_MISMATCH 401\n";
 
+/** A CommonJS TypeScript program (`.cts`): TypeScript compiles its imports to `require()`. */
+export const COMMONJS_PROGRAM = `import { parseCallbackEvent } from "@overture/core/receiver";
+const read = parseCallbackEvent({ event_id: "e", task_id: "t", status: "success", output: { url: "u" } });
+if (read.ok && "event" in read && read.event.status === "success") console.log(read.event.output.file_url);
+`;
+
 /** A program that reads the result link without narrowing: it must not compile. */
 export const NOT_NARROWED = `import type { CallbackEvent } from "@overture/core/receiver";
 export function link(event: CallbackEvent): string {

@@ -8,19 +8,44 @@ import { createTimerQueue, type Timer } from "./timer-queue.ts";
 
 /** Anything that tells the time in epoch milliseconds. */
 export interface ClockSource {
+  /** The current time in epoch milliseconds. */
   now(): number;
 }
 
+/**
+ * The handle {@link EmulatorClock.setTimer} returns; pass it to `clearTimer` to cancel the timer.
+ *
+ * @example
+ * ```ts
+ * const id: TimerId = clock.setTimer(5_000, () => console.log("5 s later"));
+ * clock.clearTimer(id);
+ * ```
+ */
 export type TimerId = number;
 
+/**
+ * The emulator's clock, which everything time-related reads and schedules on: task transitions,
+ * token and file lifetimes, webhook retries. Pass one made by {@link createClock} as the `clock`
+ * option to share it between an emulator and your own code (e.g. a receiver's `now`), or reach
+ * the emulator's own through `emu.control.clock`.
+ *
+ * @example
+ * ```ts
+ * const clock = createClock({ mode: "manual" });
+ * const emu = createPlatformEmulator({ clock });
+ * await clock.advance(10_000); // the emulator's tasks move on
+ * ```
+ */
 export interface EmulatorClock extends ClockSource {
   /** `manual`: time moves only by `advance`; `real`: wall time × scale; `source`: an injected clock. */
   readonly mode: "manual" | "real" | "source";
   /** Emulated milliseconds per wall millisecond (only `real` mode flows on its own). */
   readonly scale: number;
+  /** Changes the scale from now on; time already elapsed keeps the old one. Throws on 0 or less. */
   setScale(scale: number): void;
   /** Runs `fn` once the clock reaches now + `delayMs`. */
   setTimer(delayMs: number, fn: () => void): TimerId;
+  /** Cancels a timer that has not fired; an unknown or fired id is ignored. */
   clearTimer(id: TimerId): void;
   /**
    * Moves time forward by `ms`, firing due timers in order. `between` runs before each look for
@@ -30,6 +55,7 @@ export interface EmulatorClock extends ClockSource {
   advance(ms: number, between?: () => Promise<void>): Promise<void>;
   /** Fires every timer already due (for `source` clocks, whose time moves outside our control). */
   tick(): void;
+  /** How many timers wait to fire (task transitions, retries, expiries). */
   pendingTimers(): number;
   /** Drops every timer (used by reset). */
   clearAll(): void;
@@ -37,17 +63,43 @@ export interface EmulatorClock extends ClockSource {
   close(): void;
 }
 
+/**
+ * How {@link createClock} makes a clock: its mode, start, scale, and where its errors go.
+ *
+ * @example
+ * ```ts
+ * const options: ClockOptions = { mode: "real", scale: 60 }; // an emulated minute per second
+ * ```
+ */
 export interface ClockOptions {
+  /** `manual`: moves by `advance` only; `real`: wall time × scale; `source`: reads `source`. */
   mode: "manual" | "real" | "source";
   /** Start time for `manual` (default: wall time at creation). */
   start?: number;
+  /** Emulated milliseconds per wall millisecond in `real` mode. Default 1. */
   scale?: number;
+  /** The time source of `source` mode (required there), e.g. a test framework's fake clock. */
   source?: ClockSource;
+  /** Where an error thrown by a timer's callback goes; default `console.error`. */
   onError?: (error: unknown) => void;
 }
 
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
+/**
+ * Makes an {@link EmulatorClock}. The emulator makes its own from the `clock` option; make one
+ * yourself to hold it before the emulator exists, or to give the same clock to several
+ * emulators or to your receiver.
+ *
+ * @throws `Error` for `source` mode without `source`; `RangeError` for a scale of 0 or less.
+ *
+ * @example
+ * ```ts
+ * const clock = createClock({ mode: "manual", start: Date.UTC(2026, 0, 1) });
+ * await clock.advance(60_000);
+ * clock.now(); // 2026-01-01T00:01:00Z in ms
+ * ```
+ */
 export function createClock(options: ClockOptions): EmulatorClock {
   const { mode } = options;
   const source = options.source ?? (mode === "source" ? undefined : { now: () => Date.now() });

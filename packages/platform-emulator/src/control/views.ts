@@ -15,12 +15,34 @@ export function controlTaskView(options: ResolvedOptions, t: TaskRecord) {
     plan: t.plan,
   };
 }
+/**
+ * A task as `control.listTasks()` and `/__emulator/tasks` show it: the task record of
+ * `GET /api/v1/task/:id`, plus the account (`namespace`), the access token it was submitted
+ * with, its webhook URL and its lifecycle plan.
+ *
+ * @example
+ * ```ts
+ * const [task] = emu.control.listTasks({ status: "success" });
+ * console.log(task?.task_id, task?.webhook_url);
+ * ```
+ */
 export type ControlTaskView = ReturnType<typeof controlTaskView>;
 
 export function deliveryView(r: DeliveryRecord) {
   const { timer: _timer, secretAtEvent: _secret, ...rest } = r;
   return { ...rest, attempts: r.attempts.map((a) => ({ ...a })) };
 }
+/**
+ * One webhook delivery (an event to a URL) as `control.listDeliveries()` shows it: the event,
+ * the signed body, its state and every attempt with its outcome. Use it to assert what a
+ * receiver answered, or to find a delivery to retry by hand.
+ *
+ * @example
+ * ```ts
+ * const failed = emu.control.listDeliveries({ state: "failed" });
+ * for (const d of failed) await emu.control.retryDelivery(d.id);
+ * ```
+ */
 export type DeliveryView = ReturnType<typeof deliveryView>;
 
 /** Console resources (spec 2.1, 2.3, 2.4, 2.8), raw values included: this is the local console. */
@@ -67,4 +89,15 @@ function bearerView(kind: "access_token" | "refresh_token", t: BearerRecord) {
     rotated_at: t.rotatedAt ?? null,
   };
 }
+/**
+ * The console's resources at one moment (`control.snapshot()`, `GET /__emulator/state`): users,
+ * accounts with their secrets and quotas, access tokens, apps, authorizations, the OAuth tokens
+ * held, and the clock. Raw values included: it is a local console.
+ *
+ * @example
+ * ```ts
+ * const { accounts } = emu.control.snapshot();
+ * console.log(accounts.find((a) => a.namespace === "demo")?.quota); // 2
+ * ```
+ */
 export type ConsoleSnapshot = ReturnType<typeof consoleSnapshot>;

@@ -7,6 +7,17 @@ import { consolePage } from "../pages/console-page.ts";
 import { pageHeaders } from "../pages/layout.ts";
 import { clockRoutes, faultRoutes } from "./control-drive.ts";
 
+/**
+ * The path under which the emulator serves its HTTP control plane and console
+ * (`/__emulator/console`, `/__emulator/tasks`, `/__emulator/faults` …): the same as
+ * `emu.control`, for a test or tool in another process. Local use only: it has no
+ * authentication.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${emu.url}${CONTROL_PREFIX}/accounts/demo/webhook-secret/reset`, { method: "POST" });
+ * ```
+ */
 export const CONTROL_PREFIX = "/__emulator";
 
 /**

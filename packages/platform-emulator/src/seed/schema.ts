@@ -40,6 +40,17 @@ const applicationSchema = z.object({
   client_secret: z.string().min(1),
 });
 
+/**
+ * The zod schema of a seed: users, organizations, access tokens, applications, webhook secrets
+ * and quotas, with the cross-checks (unique ids, known namespaces). {@link parseSeed} applies it
+ * with readable errors; use the schema itself to validate a seed file in your own tooling.
+ *
+ * @example
+ * ```ts
+ * const result = seedSchema.safeParse(JSON.parse(await readFile("seed.json", "utf8")));
+ * if (!result.success) console.error(result.error.issues);
+ * ```
+ */
 export const seedSchema = z
   .object({
     users: z.array(userSchema).min(1),

@@ -1,6 +1,16 @@
 import { DEFAULT_SEED } from "./default-seed.ts";
 import type { EmulatorSeedInput } from "./schema.ts";
 
+/**
+ * What {@link seedFor} needs: the backend's origin, and optionally its callback path and the seed
+ * to adapt.
+ *
+ * @example
+ * ```ts
+ * const input: SeedForInput = { backendUrl: "http://127.0.0.1:8787" };
+ * const emu = createPlatformEmulator({ seed: seedFor(input) });
+ * ```
+ */
 export interface SeedForInput {
   /** The backend's public origin, e.g. `http://127.0.0.1:8787` (a trailing slash is dropped). */
   backendUrl: string;

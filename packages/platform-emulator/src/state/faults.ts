@@ -8,6 +8,15 @@ export interface WebhookFaults {
   reorder?: boolean;
 }
 
+/**
+ * How an injected task-request fault fails: `5xx` answers at once with a server error, `hang`
+ * answers nothing until `releaseHangs()` or `hangMs` (then 504), to test a client's timeouts.
+ *
+ * @example
+ * ```ts
+ * emu.control.faults.failNextTaskRequests(1, "hang");
+ * ```
+ */
 export type TaskFaultMode = "5xx" | "hang";
 
 export interface FaultState {

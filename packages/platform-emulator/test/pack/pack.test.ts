@@ -48,6 +48,12 @@ export const later: () => Promise<RunningEmulator> = () => startPlatformEmulator
 createPlatformEmulator({ profile: "no-such-profile" });
 `;
 const PROGRAMS = [...Object.keys(README_OUTPUTS), "consumer.ts"];
+/** A CommonJS TypeScript consumer (`.cts`): TypeScript compiles its imports to `require()`. */
+const COMMONJS_CONSUMER = `import { createPlatformEmulator } from "@overture/platform-emulator";
+import { startPlatformEmulator } from "@overture/platform-emulator/server";
+createPlatformEmulator({ clock: "manual" }).control.close();
+export const start: typeof startPlatformEmulator = startPlatformEmulator;
+`;
 let packDir = "";
 let tarball = "";
 let project: ScratchProject | undefined;
@@ -202,6 +208,24 @@ describe("TypeScript programs, the README's verbatim, from the installed tarball
       expect(result.stdout + result.stderr).toBe("");
       expect(result.code).toBe(0);
     },
+  );
+
+  it(
+    "a CommonJS consumer compiles under nodenext, and node16 refuses it, as the README says",
+    async () => {
+      const readme = await readFile(README, "utf8");
+      expect(readme).toMatch(
+        /CommonJS TypeScript\s+project[\s\S]*?`nodenext`[\s\S]*?`node16` refuses/,
+      );
+      await installed().write("commonjs.cts", COMMONJS_CONSUMER);
+      const compile = (setting: "nodenext" | "node16") =>
+        compileTypeScript(installed(), ["commonjs.cts"], { tsc: TSC, setting, skipLibCheck: true });
+      const nodenextResult = await compile("nodenext");
+      expect(nodenextResult.stdout + nodenextResult.stderr).toBe("");
+      // node16 models a Node that cannot require() an ES module.
+      expect((await compile("node16")).stdout).toContain("error TS1479");
+    },
+    SLOW,
   );
 });
 

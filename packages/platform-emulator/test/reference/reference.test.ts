@@ -3,7 +3,8 @@ import { referenceDrift } from "@overture/packaging/reference";
 
 // docs/reference/platform-emulator is generated from the TSDoc of the package's two entry points
 // (typedoc.json); it is committed so a reader browses it on GitHub, and must say what the source
-// says.
+// says. typedoc.json requires TSDoc on every export (notDocumented), so an export without it fails
+// here too.
 describe("the API reference in docs/reference/platform-emulator", () => {
   it("is what `pnpm --filter @overture/platform-emulator docs` generates from the source today", async () => {
     const drift = await referenceDrift(
