@@ -57,7 +57,7 @@ function TrackLead(props: { task: Task; title: string }) {
       type="button"
       class="play"
       data-testid="play"
-      aria-pressed={playing}
+      // No aria-pressed: the name says what a press does (Play or Pause), as the player's own.
       aria-label={
         playing ? i18n.t("player.pauseTrack", { title }) : i18n.t("player.playTrack", { title })
       }
