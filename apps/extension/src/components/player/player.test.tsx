@@ -279,6 +279,20 @@ describe("the player bar", () => {
     expect(theAudio().currentTime).toBeCloseTo(50);
   });
 
+  it("goes to the start and the end of the track with Home and End on its slider", async () => {
+    await signedIn({ tasks: TASKS });
+    startTestBackground(backendWithFiles(2_000).backend);
+    stubMedia();
+    await openTaskList();
+    const bar = await playing("t1", 100);
+    theAudio().currentTime = 50;
+    fireEvent.timeUpdate(theAudio());
+    fireEvent.keyDown(within(bar).getByRole("slider"), { key: "Home" });
+    expect(theAudio().currentTime).toBeCloseTo(0);
+    fireEvent.keyDown(within(bar).getByRole("slider"), { key: "End" });
+    expect(theAudio().currentTime).toBeCloseTo(100);
+  });
+
   it("plays the next and the previous track of the list", async () => {
     await signedIn({ tasks: TASKS });
     startTestBackground(backendWithFiles(2_000).backend);
