@@ -51,6 +51,27 @@ describe("deleting from the task list", () => {
     await expect.poll(() => document.activeElement).toBe(undo);
   });
 
+  it("gives the focus to the restored row's menu button once Undo has brought it back", async () => {
+    await signedIn({ tasks: [done] });
+    startTestBackground(
+      fakeBackend({
+        "DELETE /api/tasks/t1": () =>
+          json({ task: { ...done, deleted_at: AT, updated_at: AT }, undo_until: AT }),
+        "POST /api/tasks/t1/restore": () =>
+          json({ ...done, updated_at: "2025-01-01T10:04:01.000Z" }),
+      }),
+    );
+    render(<TaskPanel snapshot={snapshot({ tasks: [done] })} />, { wrapper: PlayerProvider });
+    screen.getByRole("button", { name: "More actions: lofi piano" }).focus();
+    deleteFirst();
+    const undo = await screen.findByRole("button", { name: "Undo" });
+    await expect.poll(() => document.activeElement).toBe(undo);
+    undo.click();
+    await expect
+      .poll(() => document.activeElement?.getAttribute("aria-label"))
+      .toBe("More actions: lofi piano");
+  });
+
   it("says so when the undo came too late", async () => {
     await signedIn({ tasks: [done] });
     startTestBackground(

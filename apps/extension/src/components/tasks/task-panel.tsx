@@ -22,6 +22,25 @@ const SKELETON_ROWS = 6;
  * known is shown at once (the stored snapshot) and refreshed quietly: a thin bar says it is
  * being brought up to date, and the list never empties meanwhile.
  */
+/**
+ * A restored track's "⋯" takes the focus once its row is back: Undo, which had it, leaves with
+ * its toast, and the focus fell to the page. Focus the person moved elsewhere stays there.
+ */
+function useRefocusRestored(tasks: readonly Task[]): (id: string) => void {
+  const [restored, setRestored] = useState<string | null>(null);
+  useEffect(() => {
+    if (!restored) return;
+    const more = document.querySelector<HTMLElement>(
+      `li.task[data-task-id="${CSS.escape(restored)}"] [data-testid="more"]`,
+    );
+    if (!more) return;
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) more.focus();
+    setRestored(null);
+  }, [restored, tasks]);
+  return setRestored;
+}
+
 export function TaskPanel(props: {
   snapshot: Snapshot;
   /** The background is reading the state again (the view just opened). */
@@ -49,6 +68,7 @@ export function TaskPanel(props: {
       clearTimeout(timer);
     };
   }, [notice]);
+  const refocusRestored = useRefocusRestored(tasks);
   const takes = takesOf([...props.snapshot.tasks, ...tasks]);
   const updating = library.loading || Boolean(props.refreshing);
   const waiting = tasks.length === 0 && updating && !library.searching;
@@ -105,6 +125,7 @@ export function TaskPanel(props: {
           onRestored={(task) => {
             library.unhide(task);
             setDeleted(null);
+            refocusRestored(task.id);
           }}
           onClose={() => {
             setDeleted(null);
