@@ -1,5 +1,6 @@
 // The library from the keyboard alone, in real Chromium (layout matters here: happy-dom has
-// none): what Tab focuses is never hidden under the player bar pinned to the bottom.
+// none): what Tab focuses is never hidden under the player bar pinned to the bottom, and the
+// bar's own buttons do not scroll the list.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { type ExtensionBrowser, launchExtension } from "./support/browser.ts";
@@ -59,5 +60,14 @@ describeInChromium("the library from the keyboard (Chromium)", (chromiumPath) =>
       if (under) hidden.push(under);
     }
     expect(hidden).toEqual([]);
+  });
+
+  it("leaves the list where it is when the player's own buttons are pressed", async () => {
+    await popup.evaluate(() => {
+      window.scrollTo(0, 0);
+    });
+    await popup.getByTestId("player-toggle").click();
+    await popup.getByTestId("player-toggle").click();
+    expect(await popup.evaluate(() => document.scrollingElement?.scrollTop)).toBe(0);
   });
 });
