@@ -235,6 +235,14 @@ describe("the row's menu from the keyboard (the menu button pattern)", () => {
     await expect.poll(() => document.activeElement).toBe(items()[0]);
   });
 
+  it("opens on its last item from ↑ on its button, as the menu button pattern says", async () => {
+    show(done());
+    fireEvent.keyDown(screen.getByRole("button", { name: "More actions: lofi piano" }), {
+      key: "ArrowUp",
+    });
+    await expect.poll(() => document.activeElement?.textContent).toBe("Delete…");
+  });
+
   it("does nothing for a disabled item: the MP3 of a track not archived yet", () => {
     show(task({ status: "success", finished_at: "2025-01-01T10:00:03.000Z" }));
     fireEvent.click(screen.getByRole("button", { name: "More actions: lofi piano" }));
