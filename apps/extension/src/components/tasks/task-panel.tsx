@@ -18,11 +18,6 @@ const NOTICE_MS = 5_000;
 const SKELETON_ROWS = 6;
 
 /**
- * The library: the live newest tasks, or a search of them; older pages on request. What is
- * known is shown at once (the stored snapshot) and refreshed quietly: a thin bar says it is
- * being brought up to date, and the list never empties meanwhile.
- */
-/**
  * Gives the focus to what `find` answers once it is on the page, when the focus fell to the
  * page meanwhile: Undo leaves with its toast (restored, or its window passed), and a keyboard
  * user would start again from the top. Focus the person moved elsewhere stays there.
@@ -41,7 +36,10 @@ function useRefocus(tasks: readonly Task[]): (find: () => HTMLElement | null) =>
   };
 }
 
-/** The "⋯" of the row with this id, or of the row now at `index` (the last when fewer). */
+/**
+ * The "⋯" of the row with this id, or of the row now at `index` (the last when fewer, the search
+ * box when none is left).
+ */
 const moreOf = (id: string) =>
   document.querySelector<HTMLElement>(
     `li.task[data-task-id="${CSS.escape(id)}"] [data-testid="more"]`,
@@ -54,6 +52,11 @@ const moreAt = (index: number) => {
   );
 };
 
+/**
+ * The library: the live newest tasks, or a search of them; older pages on request. What is
+ * known is shown at once (the stored snapshot) and refreshed quietly: a thin bar says it is
+ * being brought up to date, and the list never empties meanwhile.
+ */
 export function TaskPanel(props: {
   snapshot: Snapshot;
   /** The background is reading the state again (the view just opened). */
