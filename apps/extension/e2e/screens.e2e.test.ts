@@ -50,7 +50,10 @@ describeInChromium("every screen, in both languages and themes", (chromiumPath) 
     await quietly(() => stack.close());
   });
 
-  /** Checks the page as it is now and photographs it as `<language>-<theme>/<name>.png`. */
+  /**
+   * Checks the page as it is now and photographs it as `<language>-<theme>/<name>.png`; the
+   * settings page whole (it is a tab taller than the window: the popup's screens are the window).
+   */
   async function capture(page: Page, language: Language, theme: Theme, name: string) {
     await page.evaluate(() => document.fonts.ready);
     await page.waitForTimeout(250);
@@ -63,7 +66,7 @@ describeInChromium("every screen, in both languages and themes", (chromiumPath) 
       );
     const dir = join(OUT, `${language}-${theme}`);
     await mkdir(dir, { recursive: true });
-    await page.screenshot({ path: join(dir, `${name}.png`) });
+    await page.screenshot({ path: join(dir, `${name}.png`), fullPage: name === "settings" });
   }
 
   it("signs in and makes a library of finished tracks", async () => {

@@ -64,6 +64,35 @@ export async function backendGet(
   }, url);
 }
 
+/** A backend POST of JSON with the extension's session (a task made without the form). */
+export async function backendPost(
+  browser: ExtensionBrowser,
+  url: string,
+  body: unknown,
+): Promise<{ status: number; body: string }> {
+  const worker = browser.context.serviceWorkers()[0];
+  if (!worker) throw new Error("the extension's service worker is not running");
+  return worker.evaluate(
+    async ({ address, json }) => {
+      interface Storage {
+        get(key: string): Promise<{ session?: { token: string } }>;
+      }
+      const api = (globalThis as unknown as { chrome: { storage: { local: Storage } } }).chrome;
+      const { session } = await api.storage.local.get("session");
+      const response = await fetch(address, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${session?.token ?? ""}`,
+          "Content-Type": "application/json",
+        },
+        body: JSON.stringify(json),
+      });
+      return { status: response.status, body: await response.text() };
+    },
+    { address: url, json: body },
+  );
+}
+
 /** Waits until the backend has archived a task's result (its audio and peaks can be served). */
 export async function waitForArchive(
   browser: ExtensionBrowser,

@@ -201,6 +201,20 @@ describe("the popup's content", () => {
   });
 });
 
+describe("the focus when an action shows another tab", () => {
+  it("goes to the Compose tab after a track's “Use these settings”, not to the page", async () => {
+    const finished = task({ status: "success", finished_at: "2025-01-01T10:02:00.000Z" });
+    await signedIn({ tasks: [finished] });
+    startTestBackground(fakeBackend({ "GET /api/me": never }));
+    render(<App surface="popup" />);
+    const more = await screen.findByRole("button", { name: /^More actions/ }, { timeout: 5_000 });
+    fireEvent.click(more);
+    fireEvent.click(screen.getByRole("menuitem", { name: "Use these settings" }));
+    await expect.poll(() => document.activeElement?.id).toBe("tab-compose");
+    expect(screen.getByRole("tab", { name: "Compose" }).getAttribute("aria-selected")).toBe("true");
+  });
+});
+
 /** An event stream that stays open until its request is aborted or `end()` is called. */
 function openStream() {
   let close: () => void = () => undefined;

@@ -12,10 +12,11 @@ export interface MenuItem {
 }
 
 /**
- * The WAI-ARIA menu button: a button that opens a menu of actions. Arrow keys, Home and End move
- * between items, Enter or Space chooses, Escape closes and gives the focus back to the button,
- * Tab closes and moves on, a click outside closes. The menu is placed below the button, or above
- * it when the window has no room below (a row near the bottom of the popup).
+ * The WAI-ARIA menu button: a button that opens a menu of actions (↓ or Enter on it: on the
+ * first item; ↑: on the last). Arrow keys, Home and End move between items, Enter or Space
+ * chooses, Escape closes and gives the focus back to the button, Tab closes and moves on, a
+ * click outside closes. The menu is placed below the button, or above it when the window has
+ * no room below (a row near the bottom of the popup).
  */
 export function MenuButton(props: {
   /** The button's accessible name (it shows only "⋯"). */
@@ -26,6 +27,8 @@ export function MenuButton(props: {
   buttonRef?: { current: HTMLElement | null };
 }) {
   const [open, setOpen] = useState(false);
+  // Opened with ↑ on the button: the last item takes the focus, else the first.
+  const fromEnd = useRef(false);
   const [place, setPlace] = useState<{ top: number; right: number } | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -47,9 +50,12 @@ export function MenuButton(props: {
     setPlace({ top: Math.max(4, top), right: Math.max(4, window.innerWidth - anchor.right) });
   }, [open]);
 
-  // The first item takes the focus once the menu is placed (a hidden element cannot take it).
+  // The first item (the last from ↑) takes the focus once the menu is placed (a hidden element
+  // cannot take it).
   useEffect(() => {
-    if (open && place) items()[0]?.focus();
+    if (!open || !place) return;
+    const list = items();
+    list[fromEnd.current ? list.length - 1 : 0]?.focus();
   }, [open, place !== null]);
 
   useEffect(() => {
@@ -105,12 +111,14 @@ export function MenuButton(props: {
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={() => {
+          fromEnd.current = false;
           if (open) close(false);
           else setOpen(true);
         }}
         onKeyDown={(event) => {
           if (event.key === "ArrowDown" || event.key === "ArrowUp") {
             event.preventDefault();
+            fromEnd.current = event.key === "ArrowUp";
             setOpen(true);
           }
         }}

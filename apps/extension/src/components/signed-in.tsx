@@ -35,6 +35,15 @@ export function SignedIn(props: {
     // After the first tab has shown: switching tabs then waits for nothing.
     AccountPanel.preload().catch(() => undefined);
   }, []);
+  /**
+   * A tab shown by an action in another panel ("Use these settings", a submitted form): the
+   * control that did it leaves the page with its panel, so the focus goes to the tab shown
+   * (it fell to the page's body, and a keyboard user started again from the top).
+   */
+  const showTab = (id: TabId) => {
+    onTab(id);
+    setTimeout(() => document.getElementById(`tab-${id}`)?.focus(), 0);
+  };
   const running = activeCount(snapshot.tasks);
   const tabs = [
     { id: "compose", label: i18n.t("app.compose") },
@@ -58,10 +67,10 @@ export function SignedIn(props: {
             <ComposePanel
               snapshot={snapshot}
               onSubmitted={() => {
-                onTab("tasks");
+                showTab("tasks");
               }}
               onAccount={() => {
-                onTab("account");
+                showTab("account");
               }}
             />
           ) : tab === "tasks" ? (
@@ -70,7 +79,7 @@ export function SignedIn(props: {
               refreshing={props.refreshing}
               wide={props.surface === "sidepanel"}
               onCompose={() => {
-                onTab("compose");
+                showTab("compose");
               }}
             />
           ) : (

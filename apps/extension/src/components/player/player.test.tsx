@@ -167,8 +167,9 @@ describe("listening without waste", () => {
     fireEvent.click(play);
     await expect.poll(playerState).toBe("ready");
     fireEvent.play(theAudio());
-    await expect.poll(() => play.getAttribute("aria-pressed")).toBe("true");
-    expect(play.getAttribute("aria-label")).toBe("Pause: track 1");
+    await expect.poll(() => play.getAttribute("aria-label")).toBe("Pause: track 1");
+    // Its name says what a press does; "pressed" as well would read "Pause …, pressed".
+    expect(play.hasAttribute("aria-pressed")).toBe(false);
     Object.defineProperty(theAudio(), "paused", { value: false });
     fireEvent.click(play);
     expect(pause).toHaveBeenCalled();
@@ -276,6 +277,20 @@ describe("the player bar", () => {
     expect(theAudio().currentTime).toBeCloseTo(55);
     fireEvent.keyDown(within(bar).getByRole("slider"), { key: "ArrowLeft" });
     expect(theAudio().currentTime).toBeCloseTo(50);
+  });
+
+  it("goes to the start and the end of the track with Home and End on its slider", async () => {
+    await signedIn({ tasks: TASKS });
+    startTestBackground(backendWithFiles(2_000).backend);
+    stubMedia();
+    await openTaskList();
+    const bar = await playing("t1", 100);
+    theAudio().currentTime = 50;
+    fireEvent.timeUpdate(theAudio());
+    fireEvent.keyDown(within(bar).getByRole("slider"), { key: "Home" });
+    expect(theAudio().currentTime).toBeCloseTo(0);
+    fireEvent.keyDown(within(bar).getByRole("slider"), { key: "End" });
+    expect(theAudio().currentTime).toBeCloseTo(100);
   });
 
   it("plays the next and the previous track of the list", async () => {

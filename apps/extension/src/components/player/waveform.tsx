@@ -6,7 +6,8 @@ import { drawPeaks } from "../../lib/shared/peaks.ts";
 const KEY_STEP_SECONDS = 5;
 
 /**
- * A waveform that shows the playhead and seeks where it is clicked (or with the arrow keys).
+ * A waveform that shows the playhead and seeks where it is clicked (or with the arrow keys,
+ * Home and End).
  * `bars` null: not drawn (yet). `position` null: this track is not the one playing.
  */
 export function WaveformBar(props: {
@@ -37,8 +38,16 @@ export function WaveformBar(props: {
     onSeek(Math.min(1, Math.max(0, (event.clientX - box.left) / box.width)));
   };
   const onKey = (event: KeyboardEvent) => {
+    if (disabled) return;
+    // Home and End: the start and the end, as a slider's keys are.
+    const edge = event.key === "Home" ? 0 : event.key === "End" ? 1 : null;
+    if (edge !== null) {
+      event.preventDefault();
+      onSeek(edge);
+      return;
+    }
     const direction = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
-    if (direction === 0 || disabled) return;
+    if (direction === 0) return;
     event.preventDefault();
     const step = duration && duration > 0 ? KEY_STEP_SECONDS / duration : 0.02;
     onSeek(Math.min(1, Math.max(0, at + direction * step)));

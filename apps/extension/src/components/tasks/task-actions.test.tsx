@@ -38,7 +38,7 @@ describe("library actions on a finished task", () => {
     expect(screen.queryByRole("button", { name: /^More actions/ })).toBeNull();
   });
 
-  it("favourites a track, and shows a favourite as pressed", async () => {
+  it("favourites a track, and shows a favourite as pressed under the same name", async () => {
     await signedIn({ tasks: [done()] });
     const backend = fakeBackend({
       "PATCH /api/tasks/t1": () => json(done({ favourite: true, updated_at: CHANGED })),
@@ -49,11 +49,8 @@ describe("library actions on a finished task", () => {
     expect(await patched(backend)).toEqual({ favourite: true });
     screen.getByRole("button", { name: "Favourite: lofi piano" });
     const { unmount } = show(done({ id: "t2", favourite: true }));
-    expect(
-      screen
-        .getByRole("button", { name: "Remove from favourites: lofi piano" })
-        .getAttribute("aria-pressed"),
-    ).toBe("true");
+    const stars = screen.getAllByRole("button", { name: "Favourite: lofi piano" });
+    expect(stars.map((star) => star.getAttribute("aria-pressed"))).toEqual(["false", "true"]);
     unmount();
   });
 
@@ -236,6 +233,14 @@ describe("the row's menu from the keyboard (the menu button pattern)", () => {
       key: "ArrowDown",
     });
     await expect.poll(() => document.activeElement).toBe(items()[0]);
+  });
+
+  it("opens on its last item from ↑ on its button, as the menu button pattern says", async () => {
+    show(done());
+    fireEvent.keyDown(screen.getByRole("button", { name: "More actions: lofi piano" }), {
+      key: "ArrowUp",
+    });
+    await expect.poll(() => document.activeElement?.textContent).toBe("Delete…");
   });
 
   it("does nothing for a disabled item: the MP3 of a track not archived yet", () => {

@@ -5,6 +5,7 @@ import { fakeBackend, json, snapshot, task } from "../../testing/fixtures.ts";
 import { snapshotItem } from "../../lib/shared/storage.ts";
 import { PlayerProvider } from "../player/player-context.tsx";
 import { TaskPanel } from "./task-panel.tsx";
+import { UNDO_MS } from "./undo-toast.tsx";
 
 const AT = "2025-01-01T10:04:00.000Z";
 const done = task({ status: "failure", finished_at: "2025-01-01T10:00:03.000Z" });
@@ -50,6 +51,54 @@ describe("deleting from the task list", () => {
     const undo = await screen.findByRole("button", { name: "Undo" });
     await expect.poll(() => document.activeElement).toBe(undo);
   });
+
+  it("gives the focus to the restored row's menu button once Undo has brought it back", async () => {
+    await signedIn({ tasks: [done] });
+    startTestBackground(
+      fakeBackend({
+        "DELETE /api/tasks/t1": () =>
+          json({ task: { ...done, deleted_at: AT, updated_at: AT }, undo_until: AT }),
+        "POST /api/tasks/t1/restore": () =>
+          json({ ...done, updated_at: "2025-01-01T10:04:01.000Z" }),
+      }),
+    );
+    render(<TaskPanel snapshot={snapshot({ tasks: [done] })} />, { wrapper: PlayerProvider });
+    screen.getByRole("button", { name: "More actions: lofi piano" }).focus();
+    deleteFirst();
+    const undo = await screen.findByRole("button", { name: "Undo" });
+    await expect.poll(() => document.activeElement).toBe(undo);
+    undo.click();
+    await expect
+      .poll(() => document.activeElement?.getAttribute("aria-label"))
+      .toBe("More actions: lofi piano");
+  });
+
+  it(
+    "gives the focus to the next row's menu button when the undo window passes",
+    async () => {
+      const next = task({ id: "t2", status: "failure", params: { prompt: "rain" } });
+      await signedIn({ tasks: [done, next] });
+      startTestBackground(
+        fakeBackend({
+          "DELETE /api/tasks/t1": () =>
+            json({ task: { ...done, deleted_at: AT, updated_at: AT }, undo_until: AT }),
+        }),
+      );
+      render(<TaskPanel snapshot={snapshot({ tasks: [done, next] })} />, {
+        wrapper: PlayerProvider,
+      });
+      screen.getByRole("button", { name: "More actions: lofi piano" }).focus();
+      deleteFirst();
+      const undo = await screen.findByRole("button", { name: "Undo" });
+      await expect.poll(() => document.activeElement).toBe(undo);
+      await expect
+        .poll(() => document.activeElement?.getAttribute("aria-label"), {
+          timeout: UNDO_MS + 3_000,
+        })
+        .toBe("More actions: rain");
+    },
+    UNDO_MS + 10_000,
+  );
 
   it("says so when the undo came too late", async () => {
     await signedIn({ tasks: [done] });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { i18n } from "../../lib/shared/i18n.ts";
 import { refusalFor } from "../../lib/shared/refusals.ts";
 import type { Snapshot } from "../../lib/shared/snapshot.ts";
@@ -16,6 +16,41 @@ import { useStatusAnnouncement } from "./use-status-announcement.ts";
 const NOTICE_MS = 5_000;
 /** Rows of the final size, shown instead of an empty list while the first answer is awaited. */
 const SKELETON_ROWS = 6;
+
+/**
+ * Gives the focus to what `find` answers once it is on the page, when the focus fell to the
+ * page meanwhile: Undo leaves with its toast (restored, or its window passed), and a keyboard
+ * user would start again from the top. Focus the person moved elsewhere stays there.
+ */
+function useRefocus(tasks: readonly Task[]): (find: () => HTMLElement | null) => void {
+  const [find, setFind] = useState<(() => HTMLElement | null) | null>(null);
+  useEffect(() => {
+    const target = find?.();
+    if (!target) return;
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) target.focus();
+    setFind(null);
+  }, [find, tasks]);
+  return (next) => {
+    setFind(() => next);
+  };
+}
+
+/**
+ * The "⋯" of the row with this id, or of the row now at `index` (the last when fewer, the search
+ * box when none is left).
+ */
+const moreOf = (id: string) =>
+  document.querySelector<HTMLElement>(
+    `li.task[data-task-id="${CSS.escape(id)}"] [data-testid="more"]`,
+  );
+const moreAt = (index: number) => {
+  const all = document.querySelectorAll<HTMLElement>('li.task [data-testid="more"]');
+  return (
+    all[Math.min(index, all.length - 1)] ??
+    document.querySelector<HTMLElement>("input[type=search]")
+  );
+};
 
 /**
  * The library: the live newest tasks, or a search of them; older pages on request. What is
@@ -49,6 +84,9 @@ export function TaskPanel(props: {
       clearTimeout(timer);
     };
   }, [notice]);
+  const refocus = useRefocus(tasks);
+  // Where the deleted row was: its neighbour takes the focus when the undo window passes.
+  const deletedAt = useRef(0);
   const takes = takesOf([...props.snapshot.tasks, ...tasks]);
   const updating = library.loading || Boolean(props.refreshing);
   const waiting = tasks.length === 0 && updating && !library.searching;
@@ -92,6 +130,7 @@ export function TaskPanel(props: {
               onCompose={props.onCompose}
               onNotice={setNotice}
               onDeleted={(deletion) => {
+                deletedAt.current = tasks.findIndex((t) => t.id === deletion.task.id);
                 library.hide(deletion.task);
                 setDeleted(deletion.task);
               }}
@@ -105,9 +144,11 @@ export function TaskPanel(props: {
           onRestored={(task) => {
             library.unhide(task);
             setDeleted(null);
+            refocus(() => moreOf(task.id));
           }}
           onClose={() => {
             setDeleted(null);
+            refocus(() => moreAt(deletedAt.current));
           }}
         />
       ) : notice ? (

@@ -45,12 +45,10 @@ export function TrackEnd(props: {
       <button
         type="button"
         class="icon star"
+        // A toggle keeps one name; "pressed" says whether it is a favourite (a name that
+        // changed with it would read "Remove from favourites …, pressed").
         aria-pressed={task.favourite}
-        aria-label={
-          task.favourite
-            ? i18n.t("task.unfavouriteTrack", { title })
-            : i18n.t("task.favouriteTrack", { title })
-        }
+        aria-label={i18n.t("task.favouriteTrack", { title })}
         title={task.favourite ? i18n.t("task.unfavourite") : i18n.t("task.favourite")}
         disabled={busy}
         onClick={() => {

@@ -27,6 +27,24 @@ function endedLines() {
   });
 }
 
+describe("a track's waveform in the side panel", () => {
+  it("reads its position as times, as the player's does, not as a bare number", () => {
+    const done = task({
+      status: "success",
+      finished_at: "2025-01-01T10:02:00.000Z",
+      params: { prompt: "lofi piano", duration: 30 },
+    });
+    render(
+      <ul>
+        <TrackRow task={done} now={NOW} wide />
+      </ul>,
+      { wrapper: PlayerProvider },
+    );
+    const slider = screen.getByRole("slider", { name: "Position in lofi piano" });
+    expect(slider.getAttribute("aria-valuetext")).toBe("0:00 / 0:30");
+  });
+});
+
 describe("a task in the list", () => {
   it("shows its status and elapsed time against the usual 1–10 minutes", () => {
     show(task({ status: "in_progress" }));

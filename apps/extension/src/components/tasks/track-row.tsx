@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { streamable, taskTitle } from "../../lib/shared/format.ts";
+import { clock, streamable, taskTitle } from "../../lib/shared/format.ts";
 import { i18n } from "../../lib/shared/i18n.ts";
 import { send } from "../../lib/shared/messages.ts";
 import type { Refusal } from "../../lib/shared/refusals.ts";
@@ -57,7 +57,7 @@ function TrackLead(props: { task: Task; title: string }) {
       type="button"
       class="play"
       data-testid="play"
-      aria-pressed={playing}
+      // No aria-pressed: the name says what a press does (Play or Pause), as the player's own.
       aria-label={
         playing ? i18n.t("player.pauseTrack", { title }) : i18n.t("player.playTrack", { title })
       }
@@ -70,6 +70,11 @@ function TrackLead(props: { task: Task; title: string }) {
       <Icon name={playing ? "pause" : "play"} />
     </button>
   );
+}
+
+/** Where the playhead is, in the player's words ("0:06 / 0:30"), read instead of a number. */
+function positionText(position: number, seconds: number | null): string {
+  return seconds === null ? "" : `${clock(position * seconds * 1000)} / ${clock(seconds * 1000)}`;
 }
 
 /** A download that failed, with what can be done: try again (the same format). */
@@ -229,6 +234,7 @@ export function TrackRow(props: TrackRowProps) {
           }}
           testId="card-waveform"
           label={i18n.t("result.seekTrack", { title })}
+          valueText={positionText(current ? player.position : 0, seconds)}
         />
       ) : null}
       <DownloadProblem download={download} title={title} />

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { task } from "../../testing/fixtures.ts";
-import { takesOf, trackSeconds } from "./track-facts.ts";
+import { useLocale } from "../../testing/setup.ts";
+import { madeAt, takesOf, trackSeconds } from "./track-facts.ts";
 
 const at = (minute: number) => `2025-01-01T10:${String(minute).padStart(2, "0")}:00.000Z`;
 
@@ -49,5 +50,23 @@ describe("a track's length before its audio is read", () => {
     });
     expect(trackSeconds(tokens)).toBe(60);
     expect(trackSeconds(task({ params: {} }))).toBeNull();
+  });
+});
+
+describe("when a track was made, on its row", () => {
+  const morning = new Date(2025, 0, 1, 9, 5);
+  const made = task({ created_at: morning.toISOString() });
+  const sameDay = new Date(2025, 0, 1, 18, 0).getTime();
+  const later = new Date(2025, 0, 3, 18, 0).getTime();
+
+  it("writes the hour as English does: 9:05 AM, not 09:05 AM", () => {
+    expect(madeAt(made, sameDay)).toBe("9:05 AM");
+    expect(madeAt(made, later)).toBe("Jan 1, 9:05 AM");
+  });
+
+  it("writes it as Chinese does: 09:05 on a 24-hour clock", async () => {
+    await useLocale("zh_CN");
+    expect(madeAt(made, sameDay)).toBe("09:05");
+    expect(madeAt(made, later)).toBe("1月1日 09:05");
   });
 });

@@ -42,10 +42,18 @@ export function seedsOf(task: Task): number[] {
 export function madeAt(task: Task, now: number): string {
   const date = new Date(task.created_at);
   const today = new Date(now).toDateString() === date.toDateString();
+  const language = uiLanguage();
+  // The hour as the language writes it: "9:05 AM" in English, "09:05" in Chinese (a 2-digit
+  // hour read "09:05 AM", which English does not write).
+  const { hour12 } = new Intl.DateTimeFormat(language, { timeStyle: "short" }).resolvedOptions();
+  const time: Intl.DateTimeFormatOptions = {
+    hour: hour12 ? "numeric" : "2-digit",
+    minute: "2-digit",
+  };
   const options: Intl.DateTimeFormatOptions = today
-    ? { hour: "2-digit", minute: "2-digit" }
-    : { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" };
-  return date.toLocaleString(uiLanguage(), options);
+    ? time
+    : { month: "short", day: "numeric", ...time };
+  return date.toLocaleString(language, options);
 }
 
 /** The first sung line of the lyrics, without section tags (`[verse]`). */
