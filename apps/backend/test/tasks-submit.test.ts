@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { proxyTokens } from "../src/db/schema/index.ts";
 import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
-import { UNKNOWN_SUBMIT_MESSAGE } from "../src/services/tasks/submit.ts";
+import { UNKNOWN_SUBMIT_MESSAGE } from "../src/services/dispatch/submit.ts";
 import {
   createTask,
   getTask,

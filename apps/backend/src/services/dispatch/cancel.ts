@@ -1,8 +1,8 @@
 import { isPlatformError } from "@overture/core/errors";
 import { isTerminalStatus } from "@overture/core/task";
 import { ApiError } from "../../lib/errors.ts";
-import { reportOfTask } from "./merge.ts";
-import type { TaskRuntime } from "./runtime.ts";
+import { reportOfTask } from "../tasks/merge.ts";
+import type { DispatchDeps } from "./deps.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import { NOT_CANCELLABLE } from "../../schemas/error-codes.ts";
@@ -18,9 +18,7 @@ const notCancellable = (row: TaskRow, why: string) =>
  * request is remembered and carried out as soon as the platform names the task; anything final
  * (or `unknown`, which has no platform id to cancel) → 409 `not_cancellable`.
  */
-export function createCanceller(runtime: TaskRuntime) {
-  const { deps } = runtime;
-
+export function createCanceller(deps: DispatchDeps) {
   /** Asks the platform to cancel, then merges what it says the task now is. */
   async function cancelOnPlatform(row: TaskRow, platformTaskId: string): Promise<TaskRow> {
     const call = <T>(fn: (token: string) => Promise<T>) =>
@@ -39,7 +37,7 @@ export function createCanceller(runtime: TaskRuntime) {
     }
     // Without a status in the cancel answer (its body is "not shown", spec 4.7) ask rather than assume.
     if (!reported) return poll(row, platformTaskId, call);
-    const result = await runtime.apply([
+    const result = await deps.record.apply([
       { taskId: row.id, source: "api", platformTaskId, status: reported },
     ]);
     return result.rows.get(row.id) ?? row;
@@ -51,11 +49,11 @@ export function createCanceller(runtime: TaskRuntime) {
     call: <T>(fn: (token: string) => Promise<T>) => Promise<T>,
   ): Promise<TaskRow> {
     const polled = await call((token) => deps.platform.getTask(token, platformTaskId));
-    const result = await runtime.apply([reportOfTask(row.id, "api", polled)]);
+    const result = await deps.record.apply([reportOfTask(row.id, "api", polled)]);
     return result.rows.get(row.id) ?? row;
   }
 
-  runtime.deferredCancel = async (row) => {
+  deps.deferredCancel = async (row) => {
     if (!row.platformTaskId || isTerminalStatus(row.status)) return;
     try {
       await cancelOnPlatform(row, row.platformTaskId);
@@ -69,9 +67,9 @@ export function createCanceller(runtime: TaskRuntime) {
     userId: number,
     taskId: string,
   ): Promise<{ row: TaskRow; pending: boolean }> {
-    const row = await runtime.owned(userId, taskId);
+    const row = await deps.record.owned(userId, taskId);
     if (row.status === "queued") {
-      const after = await runtime.update(row.id, "api", (current, now) =>
+      const after = await deps.record.update(row.id, "api", (current, now) =>
         current.status === "queued"
           ? {
               ...current,
@@ -89,14 +87,14 @@ export function createCanceller(runtime: TaskRuntime) {
       return { row: after ?? row, pending: false };
     }
     if (row.status === "submitting") {
-      const after = await runtime.update(row.id, "api", (current, now) =>
+      const after = await deps.record.update(row.id, "api", (current, now) =>
         current.status === "submitting" ? { ...current, cancelRequestedAt: now } : undefined,
       );
       if (after && after.status !== "submitting") return cancel(userId, taskId);
       return { row: after ?? row, pending: true };
     }
     if ((row.status === "waiting" || row.status === "in_progress") && row.platformTaskId) {
-      await runtime.update(row.id, "api", (current, now) => ({
+      await deps.record.update(row.id, "api", (current, now) => ({
         ...current,
         cancelRequestedAt: now,
       }));

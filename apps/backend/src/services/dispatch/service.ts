@@ -2,21 +2,20 @@ import { and, eq, sql } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { createCanceller } from "./cancel.ts";
-import { musicParams } from "./music-params.ts";
-import { defaultTitle } from "./title.ts";
-import { listTasks, type ListQuery } from "./list.ts";
+import { musicParams } from "../tasks/music-params.ts";
+import { defaultTitle } from "../tasks/title.ts";
+import { listTasks, type ListQuery } from "../tasks/list.ts";
 import type { TaskQueue } from "./queue.ts";
 import { askQuota, freeQuota } from "./quota.ts";
 import { isQuotaCheckHold } from "./submit.ts";
-import type { TaskRuntime } from "./runtime.ts";
+import type { DispatchDeps } from "./deps.ts";
 import type { Quota, Task, TaskPage } from "../../schemas/task.ts";
 import { NO_TOKEN_SELECTED } from "../../schemas/error-codes.ts";
 
 /** Creating, listing, reading and cancelling the user's tasks (the `/api/tasks` routes). */
-export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
-  const { deps } = runtime;
+export function createTaskService(deps: DispatchDeps, queue: TaskQueue) {
   const { db, clock } = deps;
-  const canceller = createCanceller(runtime);
+  const canceller = createCanceller(deps);
 
   async function selection(userId: number) {
     const selected = await deps.selections.get(userId);
@@ -67,26 +66,26 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
           })
           .returning();
         if (!inserted) throw new Error("task insert returned no row");
-        await runtime.save(tx, [inserted], "api");
+        await deps.record.save(tx, [inserted], "api");
         return inserted;
       });
       if (quota.ok) await queue.drain(account, freeQuota(quota.reading));
       else await queue.holdAfterRefusedCheck(account, quota.error);
-      return runtime.json(await runtime.owned(userId, row.id));
+      return deps.record.json(await deps.record.owned(userId, row.id));
     },
 
     async list(userId: number, query: ListQuery): Promise<TaskPage> {
       const { rows, nextCursor } = await listTasks(db, userId, query);
-      return { tasks: rows.map(runtime.json), next_cursor: nextCursor };
+      return { tasks: rows.map(deps.record.json), next_cursor: nextCursor };
     },
 
     async get(userId: number, taskId: string): Promise<Task> {
-      return runtime.json(await runtime.owned(userId, taskId));
+      return deps.record.json(await deps.record.owned(userId, taskId));
     },
 
     async cancel(userId: number, taskId: string): Promise<{ task: Task; pending: boolean }> {
       const { row, pending } = await canceller.cancel(userId, taskId);
-      return { task: runtime.json(row), pending };
+      return { task: deps.record.json(row), pending };
     },
 
     async quota(userId: number): Promise<Quota> {
@@ -115,7 +114,7 @@ export function createTaskService(runtime: TaskRuntime, queue: TaskQueue) {
     },
 
     /** The row behind `GET /api/tasks/:id/audio` (owner only). */
-    owned: (userId: number, taskId: string) => runtime.owned(userId, taskId),
+    owned: (userId: number, taskId: string) => deps.record.owned(userId, taskId),
   };
 }
 

@@ -4,12 +4,12 @@ import { accountHolds } from "./queue-hold.ts";
 import { drainQueuedAccounts, freedAccountDrains } from "./queue-round.ts";
 import { sweepStaleSubmits as sweepStale } from "./queue-sweep.ts";
 import { holdWakes, type WakeTimers } from "./queue-wake.ts";
-import type { TaskRuntime } from "./runtime.ts";
+import type { DispatchDeps } from "./deps.ts";
 
 export interface QueueOptions {
   /**
    * Period of the background round (drain every account with queued tasks, sweep); also the
-   * shortest hold a refused submit's `Retry-After` puts on an account (tasks/submit.ts).
+   * shortest hold a refused submit's `Retry-After` puts on an account (submit.ts).
    */
   intervalMs?: number;
   /** A `submitting` row older than this was orphaned by a crashed instance. */
@@ -34,35 +34,35 @@ export interface QueueOptions {
  * A pass over one account's queue is `drainOnce` (queue-drain.ts); the periodic round and the
  * drains after tasks end are in queue-round.ts.
  */
-export function createTaskQueue(runtime: TaskRuntime, options: QueueOptions = {}) {
-  const { clock, logger } = runtime.deps;
+export function createTaskQueue(deps: DispatchDeps, options: QueueOptions = {}) {
+  const { clock, logger } = deps;
   const roundMs = options.intervalMs ?? 10_000;
   const wakes = holdWakes({
     clock,
     wake: (account) => void drain(account),
     ...(options.wakeTimers ? { timers: options.wakeTimers } : {}),
   });
-  const holds = accountHolds(runtime, wakes, roundMs);
+  const holds = accountHolds(deps, wakes, roundMs);
   const drains = coalescedDrains(
-    (account, knownAvailable) => drainOnce({ runtime, holds, roundMs }, account, knownAvailable),
+    (account, knownAvailable) => drainOnce({ deps, holds, roundMs }, account, knownAvailable),
     logger,
   );
   const { drain } = drains;
-  const freed = freedAccountDrains(runtime, drain);
+  const freed = freedAccountDrains(deps, drain);
 
   /** Turns `submitting` rows orphaned by a crash into `unknown` (queue-sweep.ts). */
-  const sweepStaleSubmits = () => sweepStale(runtime, options.staleSubmitMs ?? 120_000);
+  const sweepStaleSubmits = () => sweepStale(deps, options.staleSubmitMs ?? 120_000);
 
   const rounds = periodicRounds({
     async run() {
       await sweepStaleSubmits();
-      await drainQueuedAccounts(runtime, drain, options.accountsPerRound ?? 50);
+      await drainQueuedAccounts(deps, drain, options.accountsPerRound ?? 50);
     },
     fallback: undefined,
     intervalMs: roundMs,
     logger,
     what: "queue round",
-    ...(runtime.deps.outages ? { outages: runtime.deps.outages } : {}),
+    ...(deps.outages ? { outages: deps.outages } : {}),
   });
 
   /** Resolves when no drain (nor the read that starts drains) is running in this instance. */

@@ -3,7 +3,8 @@ import { alias } from "drizzle-orm/pg-core";
 import type { AppDatabase } from "../../db/client.ts";
 import { tasks } from "../../db/schema/index.ts";
 import type { HoldWakes } from "./queue-wake.ts";
-import type { Account, TaskRuntime } from "./runtime.ts";
+import type { Account } from "../tasks/record.ts";
+import type { DispatchDeps } from "./deps.ts";
 import { quotaCheckHoldMs } from "./submit.ts";
 
 // A submit the platform refused with `Retry-After` holds the account's queue: the refused task,
@@ -61,12 +62,8 @@ export async function holdQueued(db: AppDatabase, account: Account, until: Date)
  * Holds on accounts' queues, each written to the rows (above) and given to `wakes`, which drains
  * the account when its hold ends (queue-wake.ts).
  */
-export function accountHolds(
-  runtime: TaskRuntime,
-  wakes: Pick<HoldWakes, "held">,
-  roundMs: number,
-) {
-  const { db, clock, logger } = runtime.deps;
+export function accountHolds(deps: DispatchDeps, wakes: Pick<HoldWakes, "held">, roundMs: number) {
+  const { db, clock, logger } = deps;
 
   /** Holds the account's queued tasks until `until` and wakes its drain then. */
   async function hold(account: Account, until: Date): Promise<void> {

@@ -1,6 +1,6 @@
 import { and, eq, lt } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
-import type { TaskRuntime } from "./runtime.ts";
+import type { DispatchDeps } from "./deps.ts";
 import { UNKNOWN_SUBMIT_MESSAGE } from "./submit.ts";
 
 /**
@@ -9,10 +9,10 @@ import { UNKNOWN_SUBMIT_MESSAGE } from "./submit.ts";
  * many it changed. Part of every queue round (queue.ts).
  */
 export async function sweepStaleSubmits(
-  runtime: TaskRuntime,
+  deps: DispatchDeps,
   staleSubmitMs: number,
 ): Promise<number> {
-  const { db, clock } = runtime.deps;
+  const { db, clock } = deps;
   const cutoff = new Date(clock.now() - staleSubmitMs);
   return db.transaction(async (tx) => {
     const rows = await tx
@@ -28,7 +28,7 @@ export async function sweepStaleSubmits(
       error: UNKNOWN_SUBMIT_MESSAGE,
       updatedAt: now,
     }));
-    await runtime.save(tx, changed, "worker");
+    await deps.record.save(tx, changed, "worker");
     return changed.length;
   });
 }

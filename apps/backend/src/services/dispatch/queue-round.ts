@@ -4,7 +4,8 @@ import { arrayLiteral, statementName } from "../../db/script.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import { unheld } from "./queue-hold.ts";
 import { accountKey } from "./queue-wake.ts";
-import type { Account, TaskRuntime } from "./runtime.ts";
+import type { Account } from "../tasks/record.ts";
+import type { DispatchDeps } from "./deps.ts";
 
 type Drain = (account: Account) => Promise<void>;
 
@@ -14,11 +15,11 @@ type Drain = (account: Account) => Promise<void>;
  * are left out: they would take a place among this round's accounts for nothing.
  */
 export async function drainQueuedAccounts(
-  runtime: TaskRuntime,
+  deps: DispatchDeps,
   drain: Drain,
   accountsPerRound: number,
 ): Promise<void> {
-  const { db, clock, metrics } = runtime.deps;
+  const { db, clock, metrics } = deps;
   const accounts = await db
     .selectDistinct({ userId: tasks.userId, namespace: tasks.namespace })
     .from(tasks)
@@ -46,8 +47,8 @@ const QUEUED_AMONG_NAME = statementName("overture_queued_among", QUEUED_AMONG_TE
  * read, whatever their number (a webhook batch ends tasks of up to a few hundred accounts), and
  * prepared once: it runs after most commits, and most accounts queue nothing.
  */
-export function freedAccountDrains(runtime: TaskRuntime, drain: Drain) {
-  const { database, logger } = runtime.deps;
+export function freedAccountDrains(deps: DispatchDeps, drain: Drain) {
+  const { database, logger } = deps;
   const checks = new Set<Promise<void>>();
   const queuedAmong = (userIds: readonly number[]) =>
     database.query<{ user_id: string | number; namespace: string }>({

@@ -5,7 +5,7 @@ import { periodicRounds } from "../../lib/periodic.ts";
 import { requeueQuotaRefused } from "../archive/quota.ts";
 import type { FileStore } from "../archive/store.ts";
 import { UNDO_WINDOW_MS } from "./library.ts";
-import type { TaskRuntime } from "./runtime.ts";
+import type { TaskRuntime } from "../tasks/runtime.ts";
 
 /** Tasks purged per transaction; a round repeats until a batch comes back short. */
 const BATCH = 100;

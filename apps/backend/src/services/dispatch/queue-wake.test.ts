@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { holdWakes, WAKE_SLACK_MS, type WakeTimers } from "./queue-wake.ts";
-import type { Account } from "./runtime.ts";
+import type { Account } from "../tasks/record.ts";
 
 /** Timers that only record: a test fires a wake by hand, or sees it cleared. */
 function fakeTimers() {

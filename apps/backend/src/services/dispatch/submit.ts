@@ -2,7 +2,7 @@ import { requestNeverSent } from "@overture/core/client";
 import { isPlatformError } from "@overture/core/errors";
 import { ApiError } from "../../lib/errors.ts";
 import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
-import type { TaskRuntime } from "./runtime.ts";
+import type { DispatchDeps } from "./deps.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 
 /** What became of one submit attempt. */
@@ -100,12 +100,11 @@ export function classifySubmitFailure(error: unknown): FailureKind {
  * same commit, so no instance claims it earlier; `roundMs` is the queue's round.
  */
 export async function submitClaimed(
-  runtime: TaskRuntime,
+  deps: DispatchDeps,
   row: TaskRow,
   key: string,
   roundMs: number,
 ): Promise<SubmitResult> {
-  const { deps } = runtime;
   const webhookUrl = row.webhookExpected
     ? `${deps.config.publicUrl}/webhooks/platform?k=${key}`
     : undefined;
@@ -130,29 +129,29 @@ export async function submitClaimed(
       },
       "submit failed",
     );
-    await recordFailure(runtime, row.id, kind, error, heldUntil);
+    await recordFailure(deps, row.id, kind, error, heldUntil);
     if (kind !== "requeue") return { outcome: kind };
     return heldUntil ? { outcome: "requeued", heldUntil } : { outcome: "requeued" };
   }
 
   const status = typeof response.status === "string" ? response.status : "waiting";
-  const result = await runtime.apply([
+  const result = await deps.record.apply([
     { taskId: row.id, source: "api", platformTaskId: response.task_id, status, submitted: true },
   ]);
   const after = result.rows.get(row.id);
-  if (after?.cancelRequestedAt) void runtime.deferredCancel?.(after);
+  if (after?.cancelRequestedAt) void deps.deferredCancel?.(after);
   return { outcome: "submitted" };
 }
 
 async function recordFailure(
-  runtime: TaskRuntime,
+  deps: DispatchDeps,
   taskId: string,
   kind: FailureKind,
   error: unknown,
   heldUntil: Date | undefined,
 ): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
-  await runtime.update(taskId, "api", (row, now) => {
+  await deps.record.update(taskId, "api", (row, now) => {
     // A callback may already have proved the task exists (it adopted a platform id): keep that.
     if (row.status !== "submitting") return undefined;
     const base = { ...row, submitStartedAt: null, updatedAt: now };

@@ -1,5 +1,5 @@
 import type { Clock } from "../../lib/clock.ts";
-import type { Account } from "./runtime.ts";
+import type { Account } from "../tasks/record.ts";
 
 // When a hold this instance set ends, its queued tasks would otherwise wait for the next periodic
 // round (up to a round later). A timer per held account drains it then. Only a shortcut: the

@@ -4,7 +4,10 @@ import { shareLinks, tasks, type ShareLinkRow, type TaskRow } from "../../db/sch
 import { ApiError } from "../../lib/errors.ts";
 import { NOT_ARCHIVED, SHARE_GONE, SHARE_NOT_FOUND } from "../../schemas/error-codes.ts";
 import type { Share, ShareCreate, ShareExpiry } from "../../schemas/share.ts";
-import type { TaskRuntime } from "../tasks/runtime.ts";
+import type { AppDatabase } from "../../db/client.ts";
+import type { Config } from "../../env/env.ts";
+import type { Clock } from "../../lib/clock.ts";
+import type { TaskRecord } from "../tasks/record.ts";
 
 const DAY_MS = 86_400_000;
 const EXPIRY_MS: Record<ShareExpiry, number | null> = {
@@ -24,8 +27,13 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * Public links to one archived track. The owner creates, lists and revokes them; `resolve`
  * turns a token into the track it opens, or says why it does not (unknown, revoked, expired).
  */
-export function createShareService(runtime: TaskRuntime) {
-  const { db, clock, config } = runtime.deps;
+export function createShareService(deps: {
+  record: TaskRecord;
+  db: AppDatabase;
+  clock: Clock;
+  config: Pick<Config, "publicUrl">;
+}) {
+  const { record, db, clock, config } = deps;
 
   const statusOf = (row: ShareLinkRow): Share["status"] =>
     row.revokedAt
@@ -47,7 +55,7 @@ export function createShareService(runtime: TaskRuntime) {
 
   return {
     async create(userId: number, taskId: string, input: ShareCreate): Promise<Share> {
-      const task = await runtime.owned(userId, taskId);
+      const task = await record.owned(userId, taskId);
       if (task.archiveStatus !== "archived")
         throw new ApiError(
           404,
@@ -73,7 +81,7 @@ export function createShareService(runtime: TaskRuntime) {
     },
 
     async list(userId: number, taskId: string): Promise<Share[]> {
-      const task = await runtime.owned(userId, taskId);
+      const task = await record.owned(userId, taskId);
       const rows = await db
         .select()
         .from(shareLinks)

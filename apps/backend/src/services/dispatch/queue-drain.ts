@@ -10,14 +10,15 @@ import type { AccountHolds } from "./queue-hold.ts";
 import { queuedOf, unheld } from "./queue-hold.ts";
 import { accountKey } from "./queue-wake.ts";
 import { askQuota, freeQuota } from "./quota.ts";
-import type { Account, TaskRuntime } from "./runtime.ts";
+import type { Account } from "../tasks/record.ts";
+import type { DispatchDeps } from "./deps.ts";
 import { submitClaimed } from "./submit.ts";
 
 /** What one pass over an account's queue works with. */
 export interface DrainContext {
-  runtime: TaskRuntime;
+  deps: DispatchDeps;
   holds: AccountHolds;
-  /** The queue's round (tasks/submit.ts: the shortest hold a refusal sets). */
+  /** The queue's round (submit.ts: the shortest hold a refusal sets). */
   roundMs: number;
 }
 
@@ -33,30 +34,30 @@ export async function drainOnce(
   account: Account,
   knownAvailable?: number,
 ): Promise<void> {
-  const { runtime, holds, roundMs } = ctx;
-  const head = await headOfQueue(runtime, account);
+  const { deps, holds, roundMs } = ctx;
+  const head = await headOfQueue(deps, account);
   if (!head) return; // nothing queued, or held: a round after the hold submits
   let free: number;
   try {
-    free = knownAvailable ?? freeQuota(await askQuota(runtime.deps, account, head.tokenId));
+    free = knownAvailable ?? freeQuota(await askQuota(deps, account, head.tokenId));
   } catch (error) {
     if (await holds.holdAfterRefusedCheck(account, error)) return;
     if (!(error instanceof ApiError && error.code === ACCESS_TOKEN_NOT_FOUND)) throw error;
     // No later round can submit them: say so on each task instead of retrying for ever. Each
     // pass takes one token's tasks out of the queue, so this ends.
-    await rejectQueued(runtime, account, head.tokenId, error.message);
+    await rejectQueued(deps, account, head.tokenId, error.message);
     return drainOnce(ctx, account);
   }
-  const webhookExpected = await runtime.deps.webhookSecrets.has(account.userId, account.namespace);
+  const webhookExpected = await deps.webhookSecrets.has(account.userId, account.namespace);
   while (free > 0) {
-    const claimed = await claimNext(runtime, account, webhookExpected);
+    const claimed = await claimNext(deps, account, webhookExpected);
     if (!claimed) return;
     const { row } = claimed;
     if (row.webhookKeyHash) {
       const { userId, namespace, id: taskId } = row;
-      runtime.keyIssued({ userId, namespace, taskId, keyHash: row.webhookKeyHash });
+      deps.keyIssued?.({ userId, namespace, taskId, keyHash: row.webhookKeyHash });
     }
-    const { outcome, heldUntil } = await submitClaimed(runtime, row, claimed.key, roundMs);
+    const { outcome, heldUntil } = await submitClaimed(deps, row, claimed.key, roundMs);
     if (outcome === "requeued") {
       // Quota full or platform unreachable: a later round retries, after the hold if any.
       if (heldUntil) await holds.hold(account, heldUntil);
@@ -68,10 +69,10 @@ export async function drainOnce(
 
 /** The access token of the account's oldest queued task that is not held, if any. */
 async function headOfQueue(
-  runtime: TaskRuntime,
+  deps: DispatchDeps,
   account: Account,
 ): Promise<{ tokenId: number } | undefined> {
-  const { db, clock } = runtime.deps;
+  const { db, clock } = deps;
   const [head] = await db
     .select({ tokenId: tasks.tokenId })
     .from(tasks)
@@ -89,11 +90,11 @@ async function headOfQueue(
  * leaves evidence (queue-sweep.ts), never a silent resubmit.
  */
 async function claimNext(
-  runtime: TaskRuntime,
+  deps: DispatchDeps,
   account: Account,
   webhookExpected: boolean,
 ): Promise<{ row: TaskRow; key: string } | undefined> {
-  const { db, clock } = runtime.deps;
+  const { db, clock } = deps;
   return db.transaction(async (tx) => {
     const now = new Date(clock.now());
     const [row] = await tx
@@ -116,24 +117,24 @@ async function claimNext(
       // A hold it carried has passed; the submit's answer sets its next poll.
       nextPollAt: null,
     };
-    await runtime.save(tx, [next], "queue");
+    await deps.record.save(tx, [next], "queue");
     return { row: next, key };
   });
 }
 
 /** Ends the account's queued tasks that were to use `tokenId` as rejected, with `message`. */
 async function rejectQueued(
-  runtime: TaskRuntime,
+  deps: DispatchDeps,
   account: Account,
   tokenId: number,
   message: string,
 ): Promise<void> {
-  const queued = await runtime.deps.db
+  const queued = await deps.db
     .select({ id: tasks.id })
     .from(tasks)
     .where(and(queuedOf(account), eq(tasks.tokenId, tokenId)));
   for (const { id } of queued)
-    await runtime.update(id, "queue", (row, now) =>
+    await deps.record.update(id, "queue", (row, now) =>
       row.status === "queued"
         ? {
             ...row,

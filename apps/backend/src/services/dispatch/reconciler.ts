@@ -1,8 +1,8 @@
 import { isPlatformError } from "@overture/core/errors";
 import { sql } from "drizzle-orm";
-import { reportOfTask } from "./merge.ts";
-import type { TaskRuntime } from "./runtime.ts";
-import { errorBackoffDelay } from "./schedule.ts";
+import { reportOfTask } from "../tasks/merge.ts";
+import type { DispatchDeps } from "./deps.ts";
+import { errorBackoffDelay } from "../tasks/schedule.ts";
 import { queryRows } from "../../db/rows.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
@@ -36,8 +36,7 @@ const NOT_FOUND_LIMIT = 5;
  * twice; polls run outside the transaction and are applied through the same merge as webhooks,
  * which also schedules the next poll (tasks/schedule.ts).
  */
-export function createReconciler(runtime: TaskRuntime, options: ReconcilerOptions = {}) {
-  const { deps } = runtime;
+export function createReconciler(deps: DispatchDeps, options: ReconcilerOptions = {}) {
   const { db, clock, metrics, logger } = deps;
 
   async function claim(): Promise<Claimed[]> {
@@ -66,7 +65,7 @@ export function createReconciler(runtime: TaskRuntime, options: ReconcilerOption
         Number(task.token_id),
         (token) => deps.platform.getTask(token, task.platform_task_id),
       );
-      const result = await runtime.apply([
+      const result = await deps.record.apply([
         { ...reportOfTask(task.id, "poll", polled), polled: true },
       ]);
       metrics.polls.inc({ outcome: result.changed[0] ? "changed" : "unchanged" });
@@ -82,7 +81,7 @@ export function createReconciler(runtime: TaskRuntime, options: ReconcilerOption
     const errors = task.poll_errors + 1;
     const retryAfter = isPlatformError(error) ? error.retryAfterMs : undefined;
     const lost = code === "PLATFORM_NOT_FOUND" && errors >= NOT_FOUND_LIMIT;
-    await runtime
+    await deps.record
       .update(task.id, "poll", (row, now) => {
         if (row.status !== "waiting" && row.status !== "in_progress") return undefined;
         if (lost) {
@@ -95,7 +94,7 @@ export function createReconciler(runtime: TaskRuntime, options: ReconcilerOption
             updatedAt: now,
           };
         }
-        const delay = errorBackoffDelay(errors, retryAfter, runtime.random);
+        const delay = errorBackoffDelay(errors, retryAfter, deps.record.random);
         return { ...row, pollErrors: errors, nextPollAt: new Date(now.getTime() + delay) };
       })
       .catch((e: unknown) => {

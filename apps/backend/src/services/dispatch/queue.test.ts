@@ -11,7 +11,7 @@ import {
 import type { Task } from "../../schemas/task.ts";
 import { createTaskQueue, type TaskQueue } from "./queue.ts";
 import { WAKE_SLACK_MS, type WakeTimers } from "./queue-wake.ts";
-import { createTaskRuntime } from "./runtime.ts";
+import { createTaskRecord } from "../tasks/record.ts";
 import { MAX_SUBMIT_HOLD_MS } from "./submit.ts";
 
 describeEachDriver("the local queue after a platform refusal's Retry-After", (driver) => {
@@ -192,13 +192,16 @@ describeEachDriver("the local queue after a platform refusal's Retry-After", (dr
     };
     // A queue of its own, to fire its wake by hand; its rounds run (`start`) but are 10 s apart.
     const { services } = t.backend.deps;
-    const runtime = createTaskRuntime({
-      ...t.backend.deps,
-      proxyTokens: services.proxyTokens,
-      selections: services.selections,
-      webhookSecrets: services.webhookSecrets,
-    });
-    const own = createTaskQueue(runtime, { wakeTimers });
+    const own = createTaskQueue(
+      {
+        ...t.backend.deps,
+        record: createTaskRecord(t.backend.deps),
+        proxyTokens: services.proxyTokens,
+        selections: services.selections,
+        webhookSecrets: services.webhookSecrets,
+      },
+      { wakeTimers },
+    );
     await own.start();
     try {
       const task = await refusedWith("120", own);

@@ -5,9 +5,19 @@ import { ApiError } from "../../lib/errors.ts";
 import { TASK_ACTIVE, UNDO_EXPIRED } from "../../schemas/error-codes.ts";
 import type { TaskDeletion, TaskDetails, TaskEstimate, TaskPatch } from "../../schemas/library.ts";
 import type { Task } from "../../schemas/task.ts";
-import { priceOf } from "./price.ts";
-import type { TaskRuntime } from "./runtime.ts";
-import type { TaskService } from "./service.ts";
+import type { AppDatabase } from "../../db/client.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { priceOf } from "../tasks/price.ts";
+import type { TaskRecord } from "../tasks/record.ts";
+
+/** What the library is built from. */
+export interface LibraryDeps {
+  record: TaskRecord;
+  db: AppDatabase;
+  clock: Clock;
+  /** Creates a task (the `/api/tasks` service of services/dispatch): regenerate submits anew. */
+  createTask: (userId: number, params: unknown, options: { title?: string }) => Promise<Task>;
+}
 
 /** How long a deleted task can be restored before the purge removes it and its audio. */
 export const UNDO_WINDOW_MS = 10_000;
@@ -33,16 +43,16 @@ const minutes = (s: number) => (s < 90 ? `${Math.round(s)} s` : `${Math.round(s 
 
 /**
  * The library's operations on one task (rename, favourite, delete and restore, details,
- * estimate, regenerate). Renames and deletions go through `runtime.update`, so the user's other
+ * estimate, regenerate). Renames and deletions go through `record.update`, so the user's other
  * clients see them as task events.
  */
-export function createLibrary(runtime: TaskRuntime, service: TaskService) {
-  const { db, clock } = runtime.deps;
+export function createLibrary(deps: LibraryDeps) {
+  const { record, db, clock, createTask } = deps;
 
   return {
     async patch(userId: number, taskId: string, patch: TaskPatch): Promise<Task> {
-      const row = await runtime.owned(userId, taskId);
-      const next = await runtime.update(row.id, "api", (current, now) =>
+      const row = await record.owned(userId, taskId);
+      const next = await record.update(row.id, "api", (current, now) =>
         current.deletedAt
           ? undefined
           : {
@@ -52,7 +62,7 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
               updatedAt: now,
             },
       );
-      return runtime.json(next ?? row);
+      return record.json(next ?? row);
     },
 
     /**
@@ -61,10 +71,10 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
      * stop a leaked link must not see Undo bring the link back (the undo restores the track).
      */
     async remove(userId: number, taskId: string): Promise<TaskDeletion> {
-      const row = await runtime.owned(userId, taskId);
+      const row = await record.owned(userId, taskId);
       if (ACTIVE.has(row.status))
         throw new ApiError(409, TASK_ACTIVE, `Task ${taskId} is ${row.status}: cancel it first.`);
-      const next = await runtime.update(
+      const next = await record.update(
         row.id,
         "api",
         (current, now) =>
@@ -78,18 +88,18 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
       );
       const deletedAt = next?.deletedAt ?? new Date(clock.now());
       return {
-        task: runtime.json(next ?? row),
+        task: record.json(next ?? row),
         undo_until: new Date(deletedAt.getTime() + UNDO_WINDOW_MS).toISOString(),
       };
     },
 
     /** Undoes a deletion within its window; 410 after it, and for a task that is not deleted. */
     async restore(userId: number, taskId: string): Promise<Task> {
-      const row = await runtime.owned(userId, taskId, { deleted: true });
+      const row = await record.owned(userId, taskId, { deleted: true });
       // Set under the row lock: an unchanged row comes back from `update` as it is, so a task
       // that is not deleted would otherwise look restored.
       const outcome = { restored: false, wasDeleted: false };
-      const restored = await runtime.update(row.id, "api", (current, now) => {
+      const restored = await record.update(row.id, "api", (current, now) => {
         outcome.wasDeleted = current.deletedAt !== null;
         outcome.restored =
           current.deletedAt !== null &&
@@ -104,7 +114,7 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
             ? `Task ${taskId} was deleted more than ${UNDO_WINDOW_MS / 1000} s ago; it cannot be restored.`
             : `Task ${taskId} is not deleted.`,
         );
-      return runtime.json(restored);
+      return record.json(restored);
     },
 
     async details(
@@ -112,7 +122,7 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
       taskId: string,
       audioSeconds: number | null,
     ): Promise<TaskDetails> {
-      const row = await runtime.owned(userId, taskId);
+      const row = await record.owned(userId, taskId);
       const text = (key: string) => {
         const value = row.params[key];
         return typeof value === "string" ? value : "";
@@ -125,7 +135,7 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
         (c): c is string => typeof c === "string",
       );
       return {
-        task: runtime.json(row),
+        task: record.json(row),
         prompt: text("prompt"),
         lyrics: text("lyrics"),
         requested_duration_seconds: numberIn(row.params, "duration"),
@@ -146,7 +156,7 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
      * 90th percentile; without history, the platform's usual 1–10 minutes.
      */
     async estimate(userId: number, taskId: string): Promise<TaskEstimate> {
-      const row = await runtime.owned(userId, taskId);
+      const row = await record.owned(userId, taskId);
       const history = await similarTimes(row);
       const sorted = history.sort((a, b) => a - b);
       const at = (q: number) => sorted[Math.round(q * (sorted.length - 1))] ?? 0;
@@ -172,11 +182,11 @@ export function createLibrary(runtime: TaskRuntime, service: TaskService) {
 
     /** The same parameters submitted again as a new task, with new seeds when it had seeds. */
     async regenerate(userId: number, taskId: string): Promise<Task> {
-      const row = await runtime.owned(userId, taskId);
+      const row = await record.owned(userId, taskId);
       const params = { ...row.params };
       if (Array.isArray(params.seeds) && params.seeds.length > 0)
         params.seeds = params.seeds.map(() => randomInt(0, 2 ** 47));
-      return service.create(userId, params, { title: row.title });
+      return createTask(userId, params, { title: row.title });
     },
   };
 

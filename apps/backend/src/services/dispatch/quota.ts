@@ -1,5 +1,6 @@
 import { readQuota, type QuotaReading } from "@overture/core/schemas";
-import type { Account, TaskDeps } from "./runtime.ts";
+import type { Account } from "../tasks/record.ts";
+import type { DispatchDeps } from "./deps.ts";
 
 /**
  * The account's quota as the platform reports it (spec 4.5), asked with the proxy token of the
@@ -8,7 +9,7 @@ import type { Account, TaskDeps } from "./runtime.ts";
  * the account's queue that long (submit.ts `isQuotaCheckHold`) instead of sleeping it out.
  */
 export async function askQuota(
-  deps: Pick<TaskDeps, "proxyTokens" | "platform">,
+  deps: Pick<DispatchDeps, "proxyTokens" | "platform">,
   account: Account,
   tokenId: number,
 ): Promise<QuotaReading> {
