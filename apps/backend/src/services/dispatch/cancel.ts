@@ -7,10 +7,66 @@ import type { TaskRow } from "../../db/schema/index.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
 import { NOT_CANCELLABLE } from "../../schemas/error-codes.ts";
 
+/** What a cancel calls: the record, the platform and the proxy tokens, and the log. */
+type CancelDeps = Pick<DispatchDeps, "record" | "platform" | "proxyTokens" | "logger">;
+
 const notCancellable = (row: TaskRow, why: string) =>
   new ApiError(409, NOT_CANCELLABLE, `Task ${row.id} cannot be cancelled: ${why}.`, {
     status: row.status,
   });
+
+/** Asks the platform to cancel, then merges what it says the task now is. */
+async function cancelOnPlatform(
+  deps: CancelDeps,
+  row: TaskRow,
+  platformTaskId: string,
+): Promise<TaskRow> {
+  const call = <T>(fn: (token: string) => Promise<T>) =>
+    deps.proxyTokens.withProxyToken(row.userId, row.namespace, row.tokenId, fn);
+  let reported: string | undefined;
+  try {
+    const answer = await call((token) => deps.platform.cancelTask(token, platformTaskId));
+    reported = typeof answer.status === "string" ? answer.status : undefined;
+  } catch (error) {
+    // A 4xx usually means the task ended meanwhile: learn its state before answering.
+    if (!isPlatformError(error, ["PLATFORM_BAD_REQUEST", "PLATFORM_NOT_FOUND"])) throw error;
+    const after = await poll(deps, row, platformTaskId, call);
+    if (isTerminalStatus(after.status))
+      throw notCancellable(after, `it is already ${after.status}`);
+    throw error;
+  }
+  // Without a status in the cancel answer (its body is "not shown", spec 4.7) ask rather than assume.
+  if (!reported) return poll(deps, row, platformTaskId, call);
+  const result = await deps.record.apply([
+    { taskId: row.id, source: "api", platformTaskId, status: reported },
+  ]);
+  return result.rows.get(row.id) ?? row;
+}
+
+async function poll(
+  deps: CancelDeps,
+  row: TaskRow,
+  platformTaskId: string,
+  call: <T>(fn: (token: string) => Promise<T>) => Promise<T>,
+): Promise<TaskRow> {
+  const polled = await call((token) => deps.platform.getTask(token, platformTaskId));
+  const result = await deps.record.apply([reportOfTask(row.id, "api", polled)]);
+  return result.rows.get(row.id) ?? row;
+}
+
+/**
+ * Carries out a cancel requested while the task was submitting, once the platform has named it
+ * (submit.ts calls it after a submit that finds `cancel_requested_at` set); a failure is logged,
+ * since nobody waits for it.
+ */
+export async function cancelDeferred(deps: CancelDeps, row: TaskRow): Promise<void> {
+  if (!row.platformTaskId || isTerminalStatus(row.status)) return;
+  try {
+    await cancelOnPlatform(deps, row, row.platformTaskId);
+  } catch (error) {
+    deps.logger.warn({ taskId: row.id, err: errorMessage(error) }, "deferred cancel failed");
+  }
+}
 
 /**
  * Cancels a task (spec 3.1, 4.7). `queued` → `cancelled` locally; `waiting`/`in_progress` → the
@@ -18,50 +74,7 @@ const notCancellable = (row: TaskRow, why: string) =>
  * request is remembered and carried out as soon as the platform names the task; anything final
  * (or `unknown`, which has no platform id to cancel) → 409 `not_cancellable`.
  */
-export function createCanceller(deps: DispatchDeps) {
-  /** Asks the platform to cancel, then merges what it says the task now is. */
-  async function cancelOnPlatform(row: TaskRow, platformTaskId: string): Promise<TaskRow> {
-    const call = <T>(fn: (token: string) => Promise<T>) =>
-      deps.proxyTokens.withProxyToken(row.userId, row.namespace, row.tokenId, fn);
-    let reported: string | undefined;
-    try {
-      const answer = await call((token) => deps.platform.cancelTask(token, platformTaskId));
-      reported = typeof answer.status === "string" ? answer.status : undefined;
-    } catch (error) {
-      // A 4xx usually means the task ended meanwhile: learn its state before answering.
-      if (!isPlatformError(error, ["PLATFORM_BAD_REQUEST", "PLATFORM_NOT_FOUND"])) throw error;
-      const after = await poll(row, platformTaskId, call);
-      if (isTerminalStatus(after.status))
-        throw notCancellable(after, `it is already ${after.status}`);
-      throw error;
-    }
-    // Without a status in the cancel answer (its body is "not shown", spec 4.7) ask rather than assume.
-    if (!reported) return poll(row, platformTaskId, call);
-    const result = await deps.record.apply([
-      { taskId: row.id, source: "api", platformTaskId, status: reported },
-    ]);
-    return result.rows.get(row.id) ?? row;
-  }
-
-  async function poll(
-    row: TaskRow,
-    platformTaskId: string,
-    call: <T>(fn: (token: string) => Promise<T>) => Promise<T>,
-  ): Promise<TaskRow> {
-    const polled = await call((token) => deps.platform.getTask(token, platformTaskId));
-    const result = await deps.record.apply([reportOfTask(row.id, "api", polled)]);
-    return result.rows.get(row.id) ?? row;
-  }
-
-  deps.deferredCancel = async (row) => {
-    if (!row.platformTaskId || isTerminalStatus(row.status)) return;
-    try {
-      await cancelOnPlatform(row, row.platformTaskId);
-    } catch (error) {
-      deps.logger.warn({ taskId: row.id, err: errorMessage(error) }, "deferred cancel failed");
-    }
-  };
-
+export function createCanceller(deps: CancelDeps) {
   /** Returns the task after the cancel and whether it is done (200) or pending (202). */
   async function cancel(
     userId: number,
@@ -98,7 +111,7 @@ export function createCanceller(deps: DispatchDeps) {
         ...current,
         cancelRequestedAt: now,
       }));
-      return { row: await cancelOnPlatform(row, row.platformTaskId), pending: false };
+      return { row: await cancelOnPlatform(deps, row, row.platformTaskId), pending: false };
     }
     if (row.status === "unknown") {
       throw notCancellable(

@@ -8,7 +8,6 @@ import type { OutageLog } from "../../lib/outage-log.ts";
 import type { ProxyTokenService } from "../credentials/proxy-tokens.ts";
 import type { SelectionService } from "../credentials/selections.ts";
 import type { WebhookSecretService } from "../credentials/webhook-secrets.ts";
-import type { TaskRow } from "../../db/schema/index.ts";
 import type { IssuedCallbackKey, TaskRecord } from "../tasks/record.ts";
 
 /** The credential services dispatch calls (the credentials wing). */
@@ -33,6 +32,4 @@ export interface DispatchDeps extends CredentialServices {
   outages?: Pick<OutageLog, "report">;
   /** Told of each callback key issued on this instance, before its submit (the intake's lookup). */
   keyIssued?: (key: IssuedCallbackKey) => void;
-  /** Set by the task service: cancels a task whose cancel was requested while it was submitting. */
-  deferredCancel?: (row: TaskRow) => Promise<void>;
 }

@@ -13,7 +13,7 @@ export type { CredentialServices, DispatchDeps } from "./deps.ts";
  * whenever a task of its account ends) and the reconciler that polls; the task record
  * (services/tasks) keeps what they learn.
  */
-export function createDispatch(deps: Omit<DispatchDeps, "keyIssued" | "deferredCancel">) {
+export function createDispatch(deps: Omit<DispatchDeps, "keyIssued">) {
   const keyListeners: ((key: IssuedCallbackKey) => void)[] = [];
   const wired: DispatchDeps = {
     ...deps,

@@ -2,6 +2,7 @@ import { requestNeverSent } from "@overture/core/client";
 import { isPlatformError } from "@overture/core/errors";
 import { ApiError } from "../../lib/errors.ts";
 import { ACCESS_TOKEN_NOT_FOUND } from "../../schemas/error-codes.ts";
+import { cancelDeferred } from "./cancel.ts";
 import type { DispatchDeps } from "./deps.ts";
 import type { TaskRow } from "../../db/schema/index.ts";
 
@@ -139,7 +140,7 @@ export async function submitClaimed(
     { taskId: row.id, source: "api", platformTaskId: response.task_id, status, submitted: true },
   ]);
   const after = result.rows.get(row.id);
-  if (after?.cancelRequestedAt) void deps.deferredCancel?.(after);
+  if (after?.cancelRequestedAt) void cancelDeferred(deps, after);
   return { outcome: "submitted" };
 }
 
