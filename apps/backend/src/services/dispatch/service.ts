@@ -2,7 +2,6 @@ import { and, eq, sql } from "drizzle-orm";
 import { tasks } from "../../db/schema/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { createCanceller } from "./cancel.ts";
-import { musicParams } from "../tasks/music-params.ts";
 import { defaultTitle } from "../tasks/title.ts";
 import { listTasks, type ListQuery } from "../tasks/list.ts";
 import type { TaskQueue } from "./queue.ts";
@@ -10,6 +9,7 @@ import { askQuota, freeQuota } from "./quota.ts";
 import { isQuotaCheckHold } from "./submit.ts";
 import type { DispatchDeps } from "./deps.ts";
 import type { Quota, Task, TaskPage } from "../../schemas/task.ts";
+import type { MusicParams } from "@overture/core/music";
 import { NO_TOKEN_SELECTED } from "../../schemas/error-codes.ts";
 
 /** Creating, listing, reading and cancelling the user's tasks (the `/api/tasks` routes). */
@@ -31,13 +31,17 @@ export function createTaskService(deps: DispatchDeps, queue: TaskQueue) {
 
   return {
     /**
-     * Validates the music parameters, checks the quota with the selected token's proxy token,
-     * stores the task as `queued` and drains the account's queue: the task is submitted now when
-     * quota is free and it is first in line, else it waits (spec 8: client-side queueing). The
-     * route's body schema has validated them already; a regenerated task's stored ones have not.
+     * Checks the quota with the selected token's proxy token, stores the task as `queued` and
+     * drains the account's queue: the task is submitted now when quota is free and it is first in
+     * line, else it waits (spec 8: client-side queueing). `params` are valid already, checked once
+     * where they come in: by the route's body schema (core's `musicParamsSchema`), or by the
+     * library for a regenerated task's stored ones.
      */
-    async create(userId: number, input: unknown, options: { title?: string } = {}): Promise<Task> {
-      const params = musicParams(input);
+    async create(
+      userId: number,
+      params: MusicParams,
+      options: { title?: string } = {},
+    ): Promise<Task> {
       const selected = await selection(userId);
       const account = { userId, namespace: selected.namespace };
       // Also proves the token works before a task is stored. A 429 with a `Retry-After` longer

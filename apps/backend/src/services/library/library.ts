@@ -7,6 +7,8 @@ import type { TaskDeletion, TaskDetails, TaskEstimate, TaskPatch } from "../../s
 import type { Task } from "../../schemas/task.ts";
 import type { AppDatabase } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
+import type { MusicParams } from "@overture/core/music";
+import { musicParams } from "../tasks/music-params.ts";
 import { priceOf } from "../tasks/price.ts";
 import type { TaskRecord } from "../tasks/record.ts";
 
@@ -16,7 +18,7 @@ export interface LibraryDeps {
   db: AppDatabase;
   clock: Clock;
   /** Creates a task (the `/api/tasks` service of services/dispatch): regenerate submits anew. */
-  createTask: (userId: number, params: unknown, options: { title?: string }) => Promise<Task>;
+  createTask: (userId: number, params: MusicParams, options: { title?: string }) => Promise<Task>;
 }
 
 /** How long a deleted task can be restored before the purge removes it and its audio. */
@@ -180,13 +182,17 @@ export function createLibrary(deps: LibraryDeps) {
       };
     },
 
-    /** The same parameters submitted again as a new task, with new seeds when it had seeds. */
+    /**
+     * The same parameters submitted again as a new task, with new seeds when it had seeds. The
+     * stored parameters are validated again (400 `invalid_parameters`): they were valid when
+     * stored, but the rules may have changed since.
+     */
     async regenerate(userId: number, taskId: string): Promise<Task> {
       const row = await record.owned(userId, taskId);
       const params = { ...row.params };
       if (Array.isArray(params.seeds) && params.seeds.length > 0)
         params.seeds = params.seeds.map(() => randomInt(0, 2 ** 47));
-      return createTask(userId, params, { title: row.title });
+      return createTask(userId, musicParams(params), { title: row.title });
     },
   };
 
