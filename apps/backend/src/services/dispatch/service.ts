@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { AppDatabase } from "../../db/client.ts";
 import { tasks } from "../../db/schema/index.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { createCanceller } from "./cancel.ts";
@@ -14,7 +15,7 @@ import { NO_TOKEN_SELECTED } from "../../schemas/error-codes.ts";
 
 /** Creating, listing, reading and cancelling the user's tasks (the `/api/tasks` routes). */
 export function createTaskService(deps: DispatchDeps, queue: TaskQueue) {
-  const { db, clock } = deps;
+  const { db } = deps;
   const canceller = createCanceller(deps);
 
   async function selection(userId: number) {
@@ -54,25 +55,7 @@ export function createTaskService(deps: DispatchDeps, queue: TaskQueue) {
           return { ok: false as const, error };
         },
       );
-      const now = new Date(clock.now());
-      const row = await db.transaction(async (tx) => {
-        const [inserted] = await tx
-          .insert(tasks)
-          .values({
-            userId,
-            namespace: selected.namespace,
-            tokenId: selected.tokenId,
-            status: "queued",
-            params: { ...params },
-            title: options.title ?? defaultTitle(params.prompt),
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning();
-        if (!inserted) throw new Error("task insert returned no row");
-        await deps.record.save(tx, [inserted], "api");
-        return inserted;
-      });
+      const row = await insertQueued(deps, { userId, ...selected }, params, options.title);
       if (quota.ok) await queue.drain(account, freeQuota(quota.reading));
       else await queue.holdAfterRefusedCheck(account, quota.error);
       return deps.record.json(await deps.record.owned(userId, row.id));
@@ -99,20 +82,10 @@ export function createTaskService(deps: DispatchDeps, queue: TaskQueue) {
         { userId, namespace: selected.namespace },
         selected.tokenId,
       );
-      const [queued] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(tasks)
-        .where(
-          and(
-            eq(tasks.userId, userId),
-            eq(tasks.namespace, selected.namespace),
-            eq(tasks.status, "queued"),
-          ),
-        );
       return {
         available: reading.available ?? null,
         max_concurrency: reading.maxConcurrency ?? null,
-        queued: queued?.n ?? 0,
+        queued: await queuedCount(db, userId, selected.namespace),
         namespace: selected.namespace,
       };
     },
@@ -120,6 +93,45 @@ export function createTaskService(deps: DispatchDeps, queue: TaskQueue) {
     /** The row behind `GET /api/tasks/:id/audio` (owner only). */
     owned: (userId: number, taskId: string) => deps.record.owned(userId, taskId),
   };
+}
+
+/** Stores a new task as `queued` (and its event) with the account's selected access token. */
+async function insertQueued(
+  deps: Pick<DispatchDeps, "db" | "clock" | "record">,
+  selected: { userId: number; namespace: string; tokenId: number },
+  params: MusicParams,
+  title: string | undefined,
+) {
+  const now = new Date(deps.clock.now());
+  return deps.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(tasks)
+      .values({
+        userId: selected.userId,
+        namespace: selected.namespace,
+        tokenId: selected.tokenId,
+        status: "queued",
+        params: { ...params },
+        title: title ?? defaultTitle(params.prompt),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!inserted) throw new Error("task insert returned no row");
+    await deps.record.save(tx, [inserted], "api");
+    return inserted;
+  });
+}
+
+/** How many of the account's tasks wait in the local queue. */
+async function queuedCount(db: AppDatabase, userId: number, namespace: string): Promise<number> {
+  const [queued] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(tasks)
+    .where(
+      and(eq(tasks.userId, userId), eq(tasks.namespace, namespace), eq(tasks.status, "queued")),
+    );
+  return queued?.n ?? 0;
 }
 
 export type TaskService = ReturnType<typeof createTaskService>;

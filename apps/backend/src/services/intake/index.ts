@@ -1,10 +1,10 @@
 import { errorMessage } from "../../lib/error-summary.ts";
 import { WEBHOOK_SECRETS_CHANGED_CHANNEL } from "../../db/channels.ts";
 import { batchApplier } from "../tasks/apply-batch.ts";
-import { createAnnouncer } from "../events/announcer.ts";
+import { createAnnouncer, type Announcer } from "../events/announcer.ts";
 import { createBatcher } from "./batcher.ts";
 import { createIntake, type Delivery, type IntakeAnswer } from "./intake.ts";
-import { createIntakeLookup } from "./lookup.ts";
+import { createIntakeLookup, type IntakeLookup } from "./lookup.ts";
 import { createRejectionRecorder } from "./rejections.ts";
 import type { AppDatabase, Database } from "../../db/client.ts";
 import type { Config } from "../../env/env.ts";
@@ -56,32 +56,13 @@ export function createWebhookIntake(
     deps.database.driver === "pg"
       ? createAnnouncer({ database: deps.database, logger: deps.logger })
       : undefined;
-  const context = () => ({ ...deps.record.applyContext(), announceAfterCommit: true });
   // Cache freshness on the domain clock: a cached previous secret must not outlive its grace.
   const lookup = createIntakeLookup({
     database: deps.database,
     secrets: () => deps.webhookSecrets,
     now: () => deps.clock.now(),
   });
-  const batcher = createBatcher({
-    metrics: deps.metrics,
-    // Postgres: two round trips per batch. PGlite: two calls into the engine, which block this
-    // process's event loop while they run (tasks/apply-batch.ts).
-    transact: batchApplier(deps.database, context),
-    onCommitted: (result) => {
-      if (result.lastEventId !== undefined) options.committedEvents?.(result.lastEventId);
-      announcer?.announce(result.lastEventId);
-      deps.record.committed(result);
-    },
-    // node-postgres has a pool: a second batch can build while the first commits, once 16
-    // events wait. Started for every few events, the second transaction cost Postgres more per
-    // event, and the tail more than the wait it saved.
-    maxInFlight: deps.database.driver === "pg" ? 2 : 1,
-    minToOverlap: 16,
-    // PGlite: a lookup is a turn of the event loop like a batch, and runs after one whose turn
-    // came first. Letting it run first puts its events in this batch: one batch less to wait for.
-    ...(deps.database.driver === "pglite" ? { oneMoreTurn: () => lookup.waiting } : {}),
-  });
+  const batcher = groupCommit(deps, lookup, announcer, options.committedEvents);
   // The first callback of a task submitted here finds its target without a read.
   deps.onKeyIssued(({ keyHash, taskId, userId, namespace }) => {
     lookup.prime(keyHash, { taskId, userId, namespace, platformTaskId: null });
@@ -136,6 +117,39 @@ export function createWebhookIntake(
       await stopListening?.();
     },
   };
+}
+
+/**
+ * The group-commit batcher of intake: each batch applied in one transaction of its own, then its
+ * task events told to this instance's streams, announced to the others and its freed quota to
+ * the record's listeners.
+ */
+function groupCommit(
+  deps: IntakeDeps,
+  lookup: IntakeLookup,
+  announcer: Announcer | undefined,
+  committedEvents: ((lastEventId: bigint) => void) | undefined,
+) {
+  const context = () => ({ ...deps.record.applyContext(), announceAfterCommit: true });
+  return createBatcher({
+    metrics: deps.metrics,
+    // Postgres: two round trips per batch. PGlite: two calls into the engine, which block this
+    // process's event loop while they run (tasks/apply-batch.ts).
+    transact: batchApplier(deps.database, context),
+    onCommitted: (result) => {
+      if (result.lastEventId !== undefined) committedEvents?.(result.lastEventId);
+      announcer?.announce(result.lastEventId);
+      deps.record.committed(result);
+    },
+    // node-postgres has a pool: a second batch can build while the first commits, once 16
+    // events wait. Started for every few events, the second transaction cost Postgres more per
+    // event, and the tail more than the wait it saved.
+    maxInFlight: deps.database.driver === "pg" ? 2 : 1,
+    minToOverlap: 16,
+    // PGlite: a lookup is a turn of the event loop like a batch, and runs after one whose turn
+    // came first. Letting it run first puts its events in this batch: one batch less to wait for.
+    ...(deps.database.driver === "pglite" ? { oneMoreTurn: () => lookup.waiting } : {}),
+  });
 }
 
 export type WebhookIntake = ReturnType<typeof createWebhookIntake>;

@@ -49,8 +49,11 @@ const minutes = (s: number) => (s < 90 ? `${Math.round(s)} s` : `${Math.round(s 
  * clients see them as task events.
  */
 export function createLibrary(deps: LibraryDeps) {
-  const { record, db, clock, createTask } = deps;
+  return { ...libraryEdits(deps), ...libraryReads(deps) };
+}
 
+/** Rename and favourite, delete and restore: changes the user's other clients see as events. */
+function libraryEdits({ record, clock }: LibraryDeps) {
   return {
     async patch(userId: number, taskId: string, patch: TaskPatch): Promise<Task> {
       const row = await record.owned(userId, taskId);
@@ -118,7 +121,12 @@ export function createLibrary(deps: LibraryDeps) {
         );
       return record.json(restored);
     },
+  };
+}
 
+/** Details, estimate and regenerate: reads of one task, and a new task made from it. */
+function libraryReads({ record, db, clock, createTask }: LibraryDeps) {
+  return {
     async details(
       userId: number,
       taskId: string,
@@ -159,7 +167,7 @@ export function createLibrary(deps: LibraryDeps) {
      */
     async estimate(userId: number, taskId: string): Promise<TaskEstimate> {
       const row = await record.owned(userId, taskId);
-      const history = await similarTimes(row);
+      const history = await similarTimes(db, row);
       const sorted = history.sort((a, b) => a - b);
       const at = (q: number) => sorted[Math.round(q * (sorted.length - 1))] ?? 0;
       const [low, typical, high] =
@@ -195,35 +203,36 @@ export function createLibrary(deps: LibraryDeps) {
       return createTask(userId, musicParams(params), { title: row.title });
     },
   };
+}
 
-  async function similarTimes(row: TaskRow): Promise<number[]> {
-    const duration = numberIn(row.params, "duration");
-    const steps = numberIn(row.params, "infer_steps");
-    const within = (key: "duration" | "infer_steps", value: number | null) =>
-      value === null
-        ? undefined
-        : sql`(case when jsonb_typeof(${tasks.params}->${sql.raw(`'${key}'`)}) = 'number'
-            then (${tasks.params}->>${sql.raw(`'${key}'`)})::float8 end) between ${value / SIMILAR} and ${value * SIMILAR}`;
-    const rows = await db
-      .select({ submittedAt: tasks.submittedAt, finishedAt: tasks.finishedAt })
-      .from(tasks)
-      .where(
-        and(
-          eq(tasks.userId, row.userId),
-          eq(tasks.status, "success"),
-          isNull(tasks.deletedAt),
-          isNotNull(tasks.submittedAt),
-          isNotNull(tasks.finishedAt),
-          within("duration", duration),
-          within("infer_steps", steps),
-        ),
-      )
-      .orderBy(desc(tasks.createdAt))
-      .limit(HISTORY);
-    return rows
-      .map((r) => secondsBetween(r.submittedAt, r.finishedAt))
-      .filter((s): s is number => s !== null);
-  }
+/** Generation times (seconds) of the user's recent successful tasks similar to `row`. */
+async function similarTimes(db: AppDatabase, row: TaskRow): Promise<number[]> {
+  const duration = numberIn(row.params, "duration");
+  const steps = numberIn(row.params, "infer_steps");
+  const within = (key: "duration" | "infer_steps", value: number | null) =>
+    value === null
+      ? undefined
+      : sql`(case when jsonb_typeof(${tasks.params}->${sql.raw(`'${key}'`)}) = 'number'
+          then (${tasks.params}->>${sql.raw(`'${key}'`)})::float8 end) between ${value / SIMILAR} and ${value * SIMILAR}`;
+  const rows = await db
+    .select({ submittedAt: tasks.submittedAt, finishedAt: tasks.finishedAt })
+    .from(tasks)
+    .where(
+      and(
+        eq(tasks.userId, row.userId),
+        eq(tasks.status, "success"),
+        isNull(tasks.deletedAt),
+        isNotNull(tasks.submittedAt),
+        isNotNull(tasks.finishedAt),
+        within("duration", duration),
+        within("infer_steps", steps),
+      ),
+    )
+    .orderBy(desc(tasks.createdAt))
+    .limit(HISTORY);
+  return rows
+    .map((r) => secondsBetween(r.submittedAt, r.finishedAt))
+    .filter((s): s is number => s !== null);
 }
 
 export type Library = ReturnType<typeof createLibrary>;

@@ -35,23 +35,9 @@ export function createShareService(deps: {
 }) {
   const { record, db, clock, config } = deps;
 
-  const statusOf = (row: ShareLinkRow): Share["status"] =>
-    row.revokedAt
-      ? "revoked"
-      : row.expiresAt && row.expiresAt.getTime() <= clock.now()
-        ? "expired"
-        : "active";
-
-  const toJson = (row: ShareLinkRow, token?: string): Share => ({
-    id: row.id,
-    task_id: row.taskId,
-    url: token ? `${config.publicUrl}/s/${token}` : null,
-    include_text: row.includeText,
-    status: statusOf(row),
-    expires_at: row.expiresAt?.toISOString() ?? null,
-    revoked_at: row.revokedAt?.toISOString() ?? null,
-    created_at: row.createdAt.toISOString(),
-  });
+  const statusOf = (row: ShareLinkRow) => shareStatus(row, clock.now());
+  const toJson = (row: ShareLinkRow, token?: string) =>
+    shareJson(row, { publicUrl: config.publicUrl, now: clock.now() }, token);
 
   return {
     async create(userId: number, taskId: string, input: ShareCreate): Promise<Share> {
@@ -126,6 +112,30 @@ export function createShareService(deps: {
         throw new ApiError(410, SHARE_GONE, "This share link has been revoked or has expired.");
       return found;
     },
+  };
+}
+
+/** A link's state at `now` (epoch ms). */
+function shareStatus(row: ShareLinkRow, now: number): Share["status"] {
+  if (row.revokedAt) return "revoked";
+  return row.expiresAt && row.expiresAt.getTime() <= now ? "expired" : "active";
+}
+
+/** A link as the API shows it; its URL only when its token is at hand (just created). */
+function shareJson(
+  row: ShareLinkRow,
+  at: { publicUrl: string; now: number },
+  token?: string,
+): Share {
+  return {
+    id: row.id,
+    task_id: row.taskId,
+    url: token ? `${at.publicUrl}/s/${token}` : null,
+    include_text: row.includeText,
+    status: shareStatus(row, at.now),
+    expires_at: row.expiresAt?.toISOString() ?? null,
+    revoked_at: row.revokedAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
   };
 }
 

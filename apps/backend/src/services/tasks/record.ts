@@ -13,6 +13,7 @@ import { FILE_TTL_MS, type PlatformReport } from "./merge.ts";
 import { DEFAULT_EXPECTED_DURATION_MS } from "./schedule.ts";
 import { saveTasks } from "./store.ts";
 import { toTaskJson } from "./task-json.ts";
+import type { Task } from "../../schemas/task.ts";
 
 /** What the task record reads and writes with. */
 export interface RecordDeps {
@@ -115,57 +116,68 @@ export function createTaskRecord(deps: RecordDeps) {
     },
 
     /** Saves changed rows and appends an event for each row whose JSON changed. */
-    async save(
-      tx: Transaction,
-      rows: TaskRow[],
-      source: TaskEventSource,
-      before?: TaskRow[],
-    ): Promise<void> {
-      await saveTasks(tx, rows);
-      const events = rows
-        .filter(
-          (row, i) =>
-            !before?.[i] ||
-            JSON.stringify(record.json(row)) !== JSON.stringify(record.json(before[i])),
-        )
-        .map((row) => ({
-          userId: row.userId,
-          taskId: row.id,
-          status: row.status,
-          source,
-          payload: record.json(row),
-          createdAt: row.updatedAt,
-        }));
-      await appendTaskEvents(tx, events);
-    },
+    save: (tx: Transaction, rows: TaskRow[], source: TaskEventSource, before?: TaskRow[]) =>
+      saveWithEvents(tx, { rows, source, before, json: record.json }),
 
     /**
      * The task if it belongs to the user and is not deleted; 404 otherwise (another user's task
      * does not exist for them). `deleted: true` also finds a deleted one (restore).
      */
-    async owned(
-      userId: number,
-      taskId: string,
-      options: { deleted?: boolean } = {},
-    ): Promise<TaskRow> {
-      const [row] = isTaskId(taskId)
-        ? await deps.db
-            .select()
-            .from(tasks)
-            .where(
-              and(
-                eq(tasks.id, taskId),
-                eq(tasks.userId, userId),
-                options.deleted ? undefined : isNull(tasks.deletedAt),
-              ),
-            )
-            .limit(1)
-        : [];
-      if (!row) throw new ApiError(404, TASK_NOT_FOUND, `No task ${taskId} among your tasks.`);
-      return row;
-    },
+    owned: (userId: number, taskId: string, options: { deleted?: boolean } = {}) =>
+      ownedTask(deps.db, userId, taskId, options),
   };
   return record;
+}
+
+/** Saves changed rows and appends an event for each row whose JSON changed. */
+async function saveWithEvents(
+  tx: Transaction,
+  changes: {
+    rows: TaskRow[];
+    source: TaskEventSource;
+    before: TaskRow[] | undefined;
+    json: (row: TaskRow) => Task;
+  },
+): Promise<void> {
+  const { rows, source, before, json } = changes;
+  await saveTasks(tx, rows);
+  const events = rows
+    .filter(
+      (row, i) => !before?.[i] || JSON.stringify(json(row)) !== JSON.stringify(json(before[i])),
+    )
+    .map((row) => ({
+      userId: row.userId,
+      taskId: row.id,
+      status: row.status,
+      source,
+      payload: json(row),
+      createdAt: row.updatedAt,
+    }));
+  await appendTaskEvents(tx, events);
+}
+
+/** The user's task `taskId` (not deleted, unless `deleted`), or 404 `task_not_found`. */
+async function ownedTask(
+  db: AppDatabase,
+  userId: number,
+  taskId: string,
+  options: { deleted?: boolean },
+): Promise<TaskRow> {
+  const [row] = isTaskId(taskId)
+    ? await db
+        .select()
+        .from(tasks)
+        .where(
+          and(
+            eq(tasks.id, taskId),
+            eq(tasks.userId, userId),
+            options.deleted ? undefined : isNull(tasks.deletedAt),
+          ),
+        )
+        .limit(1)
+    : [];
+  if (!row) throw new ApiError(404, TASK_NOT_FOUND, `No task ${taskId} among your tasks.`);
+  return row;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
