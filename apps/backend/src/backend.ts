@@ -87,7 +87,7 @@ export async function createBackend(
         clientAuth: config.platform.clientAuth,
         now: () => clock.now(),
         // A longer Retry-After is not slept out inside a request or a queue round: the error
-        // carries it, and the queue holds the account that long (services/tasks/queue-hold.ts).
+        // carries it, and the queue holds the account that long (services/dispatch/queue-hold.ts).
         retry: { maxRetryAfterMs: PLATFORM_MAX_RETRY_AFTER_MS },
         ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
       }),

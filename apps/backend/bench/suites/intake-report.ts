@@ -371,7 +371,7 @@ export function intakeSection(results: IntakeResults, settings: BenchSettings): 
         `index.ts): started for every few events, it cost Postgres more per event and raised the tail; in 6 ` +
         `interleaved rounds at 3,200/s its open-loop p99 median went 26 → 20 ms and the closed loop did not drop. ` +
         `The same day the batch's update and event insert began naming their task ids: the planner had scanned ` +
-        `the whole tasks table for each batch (test/intake-plans.test.ts). ` +
+        `the whole tasks table for each batch (test/intake/plans.test.ts). ` +
         `The task-events ordering lock is taken inside the append statement itself (an InitPlan, before the ` +
         `first id is drawn; services/events/append.ts): the separate lock statement it replaced cost ~0.5 ms ` +
         `median on this machine's Postgres (2026-11-26), and every appender waits for that section.`,

@@ -21,10 +21,12 @@ import { createArchiveServices } from "./archive/index.ts";
 import { createEventHub } from "./events/hub.ts";
 import { createRetention } from "./retention/prune.ts";
 import { createWebhookIntake } from "./intake/index.ts";
-import { createTaskServices } from "./tasks/index.ts";
-import { createLibrary } from "./tasks/library.ts";
-import { createTaskPurge } from "./tasks/purge.ts";
-import { createShareService } from "./shares/shares.ts";
+import { createDispatch } from "./dispatch/index.ts";
+import { createLibrary } from "./library/library.ts";
+import { createTaskPurge } from "./library/purge.ts";
+import { createShareService } from "./library/shares.ts";
+import { createTaskRecord } from "./tasks/record.ts";
+import { withDeps } from "./tasks/runtime.ts";
 import { createDevRelay } from "./dev-relay/index.ts";
 
 /** What the running process knows about itself; read by `/readyz` and shutdown. */
@@ -57,9 +59,11 @@ export interface Worker {
 }
 
 /**
- * The backend's services, built once per app: the auth and credentials wings, the tasks wing,
- * and webhook intake and live events, which feed on the tasks. Each wing is given only the
- * services it calls; none reaches back up here.
+ * The backend's services, built once per app: the auth and credentials wings; the task record
+ * (tasks/), the platform-facing dispatch of tasks (dispatch/: queue, submit, cancel, reconciler)
+ * and the library (library/: rename, delete, purge, shares); webhook intake and live events,
+ * which feed on the tasks. Each wing is given only the services it calls; none reaches back up
+ * here.
  */
 export function createServices(base: BaseDeps) {
   const sessions = createSessionService(base);
@@ -73,17 +77,23 @@ export function createServices(base: BaseDeps) {
   // The command-line sign-in (RFC 8628) of `overture-webhooks listen`.
   const deviceFlow = createDeviceFlowService(base, { signIn, sessions, users });
   const rateLimits = createRateLimitStore(base);
-  const { runtime, tasks, taskQueue, reconciler } = createTaskServices({
-    ...base,
-    proxyTokens,
-    selections,
-    webhookSecrets,
+  const record = createTaskRecord(base);
+  const dispatch = createDispatch({ ...base, record, proxyTokens, selections, webhookSecrets });
+  const { tasks, taskQueue, reconciler } = dispatch;
+  const archive = createArchiveServices(withDeps(record, base), {
+    fetch: base.fetch,
+    vault: base.vault,
   });
-  const archive = createArchiveServices(runtime, { fetch: base.fetch, vault: base.vault });
-  const library = createLibrary(runtime, tasks);
+  const { db, clock } = base;
+  const library = createLibrary({
+    record,
+    db,
+    clock,
+    createTask: (...args) => tasks.create(...args),
+  });
   // Removes deleted tasks and their archived audio once the undo window has passed.
-  const taskPurge = createTaskPurge(runtime, { files: archive.files });
-  const shares = createShareService(runtime);
+  const taskPurge = createTaskPurge(withDeps(record, base), { files: archive.files });
+  const shares = createShareService({ record, db, clock, config: base.config });
   const liveEvents = createEventHub({
     database: base.database,
     metrics: base.metrics,
@@ -93,11 +103,14 @@ export function createServices(base: BaseDeps) {
     revocations: (onRevoked) => sessions.onRevoked(onRevoked),
   });
   // This instance's streams get the intake's events at commit, not after their NOTIFY.
-  const webhookIntake = createWebhookIntake(runtime, {
-    committedEvents: (lastEventId) => {
-      liveEvents.committedHere(lastEventId);
+  const webhookIntake = createWebhookIntake(
+    { ...base, record, webhookSecrets, onKeyIssued: dispatch.onKeyIssued },
+    {
+      committedEvents: (lastEventId) => {
+        liveEvents.committedHere(lastEventId);
+      },
     },
-  });
+  );
   // The developer relay (RELAY_ENABLED): channels, their buffer and their listeners' streams.
   const devRelay = createDevRelay(base, {
     rateLimits,

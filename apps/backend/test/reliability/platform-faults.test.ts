@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { UNKNOWN_SUBMIT_MESSAGE } from "../../src/services/tasks/submit.ts";
+import { UNKNOWN_SUBMIT_MESSAGE } from "../../src/services/dispatch/submit.ts";
 import { describeEachDriver } from "../support/drivers.ts";
 import { startTestBackend, type TestBackend } from "../support/harness.ts";
 import { selectRows } from "../support/sql.ts";

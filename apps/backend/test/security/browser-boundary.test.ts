@@ -195,7 +195,7 @@ describeEachDriver("the browser boundary", (driver) => {
  * Behind proxies (TRUST_PROXY): the client address is the entry of X-Forwarded-For the nearest
  * trusted proxy wrote, counted from the right. What a client writes into the header itself
  * lands to the left of it, so it changes nothing. One driver: rate-limit buckets are tested on
- * both in `test/rate-limits.test.ts`.
+ * both in `test/auth/rate-limits.test.ts`.
  */
 describe("client addresses behind a proxy", () => {
   const PROXY = "10.0.0.2";

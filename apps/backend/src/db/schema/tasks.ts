@@ -68,7 +68,7 @@ export const tasks = pgTable(
     lastEventAt: timestamp("last_event_at", { withTimezone: true }),
     /**
      * When the reconciler should poll next; null once terminal. On a `queued` task: until when a
-     * refused submit's `Retry-After` holds the account's queue (tasks/queue.ts), null if it does not.
+     * refused submit's `Retry-After` holds the account's queue (dispatch/queue.ts), null if it does not.
      */
     nextPollAt: timestamp("next_poll_at", { withTimezone: true }),
     pollCount: integer("poll_count").notNull().default(0),

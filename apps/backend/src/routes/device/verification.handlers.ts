@@ -44,27 +44,7 @@ export function verificationRouter(deps: AppDeps) {
     body: Parameters<typeof sendPage>[1],
     status: 200 | 400 | 403 | 429,
   ) => sendPage(c, body, status, platformOrigin);
-  const allCodeEntries = createMiddleware<AppEnv>(async function codeEntriesMiddleware(c, next) {
-    const { allowed } = await rateLimits.take("device-code-entries:all", {
-      burst: ALL_CODE_ENTRIES.burst,
-      perMs: ALL_CODE_ENTRIES.perMinute / 60_000,
-    });
-    if (!allowed) {
-      c.header("Retry-After", "60");
-      const message = "Too many codes were entered just now; try again in a minute.";
-      return page(c, resultPage("Slow down", message), 429);
-    }
-    await next();
-  });
-  /** What a browser says about where a form was sent from: another site is refused. */
-  const crossSite = (c: Context<AppEnv>) => {
-    const site = c.req.header("sec-fetch-site");
-    const origin = c.req.header("origin");
-    return (
-      (site !== undefined && site !== "same-origin" && site !== "none") ||
-      (origin !== undefined && origin !== ownOrigin)
-    );
-  };
+  const allCodeEntries = allCodeEntriesLimit(rateLimits, page);
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi({ ...verificationPage, middleware: [on, limited("device-page", 30, 60)] }, (c) =>
@@ -97,7 +77,7 @@ export function verificationRouter(deps: AppDeps) {
       async (c) => {
         // The one-time token is what makes the form unforgeable; a browser that says the request
         // comes from another site is refused before it is even looked at.
-        if (crossSite(c))
+        if (crossSite(c, ownOrigin))
           return page(
             c,
             resultPage("Refused", "This confirmation was sent from another site."),
@@ -133,4 +113,37 @@ export function verificationRouter(deps: AppDeps) {
         );
       },
     );
+}
+
+/** The limit on code entries from everyone together ({@link ALL_CODE_ENTRIES}): 429 past it. */
+function allCodeEntriesLimit(
+  rateLimits: AppDeps["services"]["rateLimits"],
+  page: (
+    c: Context<AppEnv>,
+    body: Parameters<typeof sendPage>[1],
+    status: 429,
+  ) => ReturnType<typeof sendPage>,
+) {
+  return createMiddleware<AppEnv>(async function codeEntriesMiddleware(c, next) {
+    const { allowed } = await rateLimits.take("device-code-entries:all", {
+      burst: ALL_CODE_ENTRIES.burst,
+      perMs: ALL_CODE_ENTRIES.perMinute / 60_000,
+    });
+    if (!allowed) {
+      c.header("Retry-After", "60");
+      const message = "Too many codes were entered just now; try again in a minute.";
+      return page(c, resultPage("Slow down", message), 429);
+    }
+    await next();
+  });
+}
+
+/** What a browser says about where a form was sent from: another site than `ownOrigin` is refused. */
+function crossSite(c: Context<AppEnv>, ownOrigin: string): boolean {
+  const site = c.req.header("sec-fetch-site");
+  const origin = c.req.header("origin");
+  return (
+    (site !== undefined && site !== "same-origin" && site !== "none") ||
+    (origin !== undefined && origin !== ownOrigin)
+  );
 }

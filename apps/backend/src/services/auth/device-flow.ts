@@ -71,12 +71,10 @@ export interface DeviceFlowDeps {
  * one-time token only that page carries. Every code is random, short-lived and stored as SHA-256.
  */
 export function createDeviceFlowService(
-  { db, clock }: DeviceFlowDeps,
+  deps: DeviceFlowDeps,
   services: { signIn: SignInService; sessions: SessionService; users: UserService },
 ) {
-  const byDeviceCode = (deviceCode: string) =>
-    eq(deviceAuthorizations.deviceCodeHash, sha256Hex(deviceCode));
-  const live = () => gt(deviceAuthorizations.expiresAt, new Date(clock.now()));
+  const { db, clock } = deps;
 
   return {
     /** Deletes device sign-ins that expired a lifetime ago (a poller gets `expired_token` until then). */
@@ -86,35 +84,8 @@ export function createDeviceFlowService(
     },
 
     /** RFC 8628 §3.1–3.2: a new device code and user code. */
-    async start(userAgent: string | null) {
-      const now = clock.now();
-      const deviceCode = newOpaqueToken("dc");
-      // A clash with a live code is possible in principle: the unique constraint refuses it and
-      // a new code is drawn.
-      for (let attempt = 0; ; attempt += 1) {
-        const userCode = newUserCode();
-        const inserted = await db
-          .insert(deviceAuthorizations)
-          .values({
-            deviceCodeHash: sha256Hex(deviceCode),
-            userCodeHash: sha256Hex(userCode),
-            status: "pending",
-            userAgent: userAgent === null ? null : storableText(userAgent.slice(0, 300)),
-            intervalSeconds: DEVICE_POLL_INTERVAL_SECONDS,
-            expiresAt: new Date(now + DEVICE_CODE_TTL_MS),
-            createdAt: new Date(now),
-          })
-          .onConflictDoNothing()
-          .returning({ hash: deviceAuthorizations.deviceCodeHash });
-        if (inserted.length > 0)
-          return {
-            deviceCode,
-            userCode: displayed(userCode),
-            expiresIn: DEVICE_CODE_TTL_MS / 1000,
-            interval: DEVICE_POLL_INTERVAL_SECONDS,
-          };
-        if (attempt >= 3) throw new Error("no free user code after four draws");
-      }
+    start(userAgent: string | null) {
+      return startDeviceSignIn(deps, userAgent);
     },
 
     /**
@@ -123,31 +94,7 @@ export function createDeviceFlowService(
      */
     async poll(deviceCode: string, userAgent: string | null): Promise<PollResult> {
       const now = clock.now();
-      const outcome = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .select()
-          .from(deviceAuthorizations)
-          .where(byDeviceCode(deviceCode))
-          .for("update");
-        if (!row) return { outcome: "invalid_grant" } as const;
-        if (row.expiresAt.getTime() <= now) return { outcome: "expired_token" } as const;
-        if (row.status === "denied") return { outcome: "access_denied" } as const;
-        if (row.status === "approved" && row.userId !== null) {
-          await tx.delete(deviceAuthorizations).where(byDeviceCode(deviceCode));
-          return { outcome: "approved", userId: row.userId, agent: row.userAgent } as const;
-        }
-        const early =
-          row.lastPolledAt !== null &&
-          now - row.lastPolledAt.getTime() < row.intervalSeconds * 1000;
-        await tx
-          .update(deviceAuthorizations)
-          .set({
-            lastPolledAt: new Date(now),
-            intervalSeconds: early ? row.intervalSeconds + 5 : row.intervalSeconds,
-          })
-          .where(byDeviceCode(deviceCode));
-        return { outcome: early ? "slow_down" : "authorization_pending" } as const;
-      });
+      const outcome = await pollDeviceRow(db, deviceCode, now);
       if (outcome.outcome !== "approved") return outcome;
       const user = await services.users.get(outcome.userId);
       if (!user) return { outcome: "invalid_grant" };
@@ -170,7 +117,7 @@ export function createDeviceFlowService(
           and(
             eq(deviceAuthorizations.userCodeHash, sha256Hex(code)),
             eq(deviceAuthorizations.status, "pending"),
-            live(),
+            liveAt(clock.now()),
           ),
         )
         .returning({ hash: deviceAuthorizations.deviceCodeHash });
@@ -178,23 +125,8 @@ export function createDeviceFlowService(
     },
 
     /** The platform's redirect came back with `state`: the device it belongs to, once. */
-    async consumeState(state: string): Promise<DeviceSignIn | null> {
-      const [row] = await db
-        .update(deviceAuthorizations)
-        .set({ stateHash: null })
-        .where(
-          and(
-            eq(deviceAuthorizations.stateHash, sha256Hex(state)),
-            eq(deviceAuthorizations.status, "pending"),
-            live(),
-          ),
-        )
-        .returning({
-          deviceCodeHash: deviceAuthorizations.deviceCodeHash,
-          userAgent: deviceAuthorizations.userAgent,
-          createdAt: deviceAuthorizations.createdAt,
-        });
-      return row ?? null;
+    consumeState(state: string): Promise<DeviceSignIn | null> {
+      return consumeDeviceState(deps, state);
     },
 
     /** The person signed in as `userId`: the one-time token of their confirmation form. */
@@ -216,21 +148,125 @@ export function createDeviceFlowService(
     },
 
     /** The confirmation form's answer; false when its token is unknown, used or expired. */
-    async decide(confirm: string, approve: boolean): Promise<boolean> {
-      const rows = await db
-        .update(deviceAuthorizations)
-        .set({ status: approve ? "approved" : "denied", confirmHash: null })
-        .where(
-          and(
-            eq(deviceAuthorizations.confirmHash, sha256Hex(confirm)),
-            eq(deviceAuthorizations.status, "pending"),
-            live(),
-          ),
-        )
-        .returning({ hash: deviceAuthorizations.deviceCodeHash });
-      return rows.length > 0;
+    decide(confirm: string, approve: boolean): Promise<boolean> {
+      return decideDevice(deps, confirm, approve);
     },
   };
+}
+
+/** Device sign-ins not expired at `now` (epoch ms). */
+const liveAt = (now: number) => gt(deviceAuthorizations.expiresAt, new Date(now));
+
+const byDeviceCode = (deviceCode: string) =>
+  eq(deviceAuthorizations.deviceCodeHash, sha256Hex(deviceCode));
+
+/**
+ * Reads and updates the device sign-in of a poll under its row lock: consumed once approved,
+ * its interval lengthened by a poll sooner than it.
+ */
+function pollDeviceRow(db: AppDatabase, deviceCode: string, now: number) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(deviceAuthorizations)
+      .where(byDeviceCode(deviceCode))
+      .for("update");
+    if (!row) return { outcome: "invalid_grant" } as const;
+    if (row.expiresAt.getTime() <= now) return { outcome: "expired_token" } as const;
+    if (row.status === "denied") return { outcome: "access_denied" } as const;
+    if (row.status === "approved" && row.userId !== null) {
+      await tx.delete(deviceAuthorizations).where(byDeviceCode(deviceCode));
+      return { outcome: "approved", userId: row.userId, agent: row.userAgent } as const;
+    }
+    const early =
+      row.lastPolledAt !== null && now - row.lastPolledAt.getTime() < row.intervalSeconds * 1000;
+    await tx
+      .update(deviceAuthorizations)
+      .set({
+        lastPolledAt: new Date(now),
+        intervalSeconds: early ? row.intervalSeconds + 5 : row.intervalSeconds,
+      })
+      .where(byDeviceCode(deviceCode));
+    return { outcome: early ? "slow_down" : "authorization_pending" } as const;
+  });
+}
+
+/** RFC 8628 §3.1–3.2: stores a new device sign-in; its device code and user code. */
+async function startDeviceSignIn(
+  deps: Pick<DeviceFlowDeps, "db" | "clock">,
+  userAgent: string | null,
+) {
+  const now = deps.clock.now();
+  const deviceCode = newOpaqueToken("dc");
+  // A clash with a live code is possible in principle: the unique constraint refuses it and
+  // a new code is drawn.
+  for (let attempt = 0; ; attempt += 1) {
+    const userCode = newUserCode();
+    const inserted = await deps.db
+      .insert(deviceAuthorizations)
+      .values({
+        deviceCodeHash: sha256Hex(deviceCode),
+        userCodeHash: sha256Hex(userCode),
+        status: "pending",
+        userAgent: userAgent === null ? null : storableText(userAgent.slice(0, 300)),
+        intervalSeconds: DEVICE_POLL_INTERVAL_SECONDS,
+        expiresAt: new Date(now + DEVICE_CODE_TTL_MS),
+        createdAt: new Date(now),
+      })
+      .onConflictDoNothing()
+      .returning({ hash: deviceAuthorizations.deviceCodeHash });
+    if (inserted.length > 0)
+      return {
+        deviceCode,
+        userCode: displayed(userCode),
+        expiresIn: DEVICE_CODE_TTL_MS / 1000,
+        interval: DEVICE_POLL_INTERVAL_SECONDS,
+      };
+    if (attempt >= 3) throw new Error("no free user code after four draws");
+  }
+}
+
+/** Takes the device sign-in a returning `state` belongs to, once. */
+async function consumeDeviceState(
+  deps: Pick<DeviceFlowDeps, "db" | "clock">,
+  state: string,
+): Promise<DeviceSignIn | null> {
+  const [row] = await deps.db
+    .update(deviceAuthorizations)
+    .set({ stateHash: null })
+    .where(
+      and(
+        eq(deviceAuthorizations.stateHash, sha256Hex(state)),
+        eq(deviceAuthorizations.status, "pending"),
+        liveAt(deps.clock.now()),
+      ),
+    )
+    .returning({
+      deviceCodeHash: deviceAuthorizations.deviceCodeHash,
+      userAgent: deviceAuthorizations.userAgent,
+      createdAt: deviceAuthorizations.createdAt,
+    });
+  return row ?? null;
+}
+
+/** Approves or denies the pending device sign-in of a confirmation token. */
+async function decideDevice(
+  deps: Pick<DeviceFlowDeps, "db" | "clock">,
+  confirm: string,
+  approve: boolean,
+): Promise<boolean> {
+  const rows = await deps.db
+    .update(deviceAuthorizations)
+    .set({ status: approve ? "approved" : "denied", confirmHash: null })
+    .where(
+      and(
+        eq(deviceAuthorizations.confirmHash, sha256Hex(confirm)),
+        eq(deviceAuthorizations.status, "pending"),
+        liveAt(deps.clock.now()),
+      ),
+    )
+    .returning({ hash: deviceAuthorizations.deviceCodeHash });
+  return rows.length > 0;
 }
 
 export type DeviceFlowService = ReturnType<typeof createDeviceFlowService>;

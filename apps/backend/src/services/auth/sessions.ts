@@ -35,57 +35,24 @@ export interface SessionDeps {
  * Backend sessions: opaque random bearer tokens (`ovs_…`), stored as SHA-256, with sliding
  * expiry and revocation that takes effect on the next request (every request reads the row).
  */
-export function createSessionService({ db, database, clock, config }: SessionDeps) {
+export function createSessionService(deps: SessionDeps) {
+  const { db, database, clock } = deps;
   // After the revocation committed: a stream that ends reconnects and is refused (401).
   const announceRevoked = async (payload: string) => {
     await db.execute(sql`select pg_notify(${SESSIONS_REVOKED_CHANNEL}, ${payload})`);
   };
 
   return {
-    async create(
+    create(
       userId: number,
       userAgent: string | null,
     ): Promise<{ token: string; id: string; expiresAt: Date }> {
-      const token = newOpaqueToken("ovs");
-      const now = clock.now();
-      const expiresAt = new Date(now + config.sessionTtlMs);
-      const [row] = await db
-        .insert(sessions)
-        .values({
-          tokenHash: sha256Hex(token),
-          userId,
-          userAgent: userAgent === null ? null : storableText(userAgent.slice(0, 300)),
-          createdAt: new Date(now),
-          lastUsedAt: new Date(now),
-          expiresAt,
-        })
-        .returning({ id: sessions.id });
-      if (!row) throw new Error("session insert returned no row");
-      return { token, id: row.id, expiresAt };
+      return insertSession(deps, userId, userAgent);
     },
 
     /** The session a bearer token belongs to, renewed if due; null when unknown, expired or revoked. */
-    async authenticate(token: string): Promise<SessionContext | null> {
-      const now = clock.now();
-      const [row] = await db
-        .select({ id: sessions.id, userId: sessions.userId, lastUsedAt: sessions.lastUsedAt })
-        .from(sessions)
-        .where(
-          and(
-            eq(sessions.tokenHash, sha256Hex(token)),
-            isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, new Date(now)),
-          ),
-        )
-        .limit(1);
-      if (!row) return null;
-      if (now - row.lastUsedAt.getTime() >= RENEW_AFTER_MS) {
-        await db
-          .update(sessions)
-          .set({ lastUsedAt: new Date(now), expiresAt: new Date(now + config.sessionTtlMs) })
-          .where(eq(sessions.id, row.id));
-      }
-      return { sessionId: row.id, userId: row.userId };
+    authenticate(token: string): Promise<SessionContext | null> {
+      return authenticateSession(deps, token);
     },
 
     async list(userId: number): Promise<SessionSummary[]> {
@@ -135,6 +102,57 @@ export function createSessionService({ db, database, clock, config }: SessionDep
       return true;
     },
   };
+}
+
+/** Opens a session for the user: its token, once, and when it expires. */
+async function insertSession(
+  deps: Pick<SessionDeps, "db" | "clock" | "config">,
+  userId: number,
+  userAgent: string | null,
+): Promise<{ token: string; id: string; expiresAt: Date }> {
+  const token = newOpaqueToken("ovs");
+  const now = deps.clock.now();
+  const expiresAt = new Date(now + deps.config.sessionTtlMs);
+  const [row] = await deps.db
+    .insert(sessions)
+    .values({
+      tokenHash: sha256Hex(token),
+      userId,
+      userAgent: userAgent === null ? null : storableText(userAgent.slice(0, 300)),
+      createdAt: new Date(now),
+      lastUsedAt: new Date(now),
+      expiresAt,
+    })
+    .returning({ id: sessions.id });
+  if (!row) throw new Error("session insert returned no row");
+  return { token, id: row.id, expiresAt };
+}
+
+/** The session of a bearer token, its expiry slid forward when due (RENEW_AFTER_MS). */
+async function authenticateSession(
+  deps: Pick<SessionDeps, "db" | "clock" | "config">,
+  token: string,
+): Promise<SessionContext | null> {
+  const now = deps.clock.now();
+  const [row] = await deps.db
+    .select({ id: sessions.id, userId: sessions.userId, lastUsedAt: sessions.lastUsedAt })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.tokenHash, sha256Hex(token)),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, new Date(now)),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  if (now - row.lastUsedAt.getTime() >= RENEW_AFTER_MS) {
+    await deps.db
+      .update(sessions)
+      .set({ lastUsedAt: new Date(now), expiresAt: new Date(now + deps.config.sessionTtlMs) })
+      .where(eq(sessions.id, row.id));
+  }
+  return { sessionId: row.id, userId: row.userId };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

@@ -48,7 +48,7 @@ export function createSignInService(
   deps: SignInDeps,
   services: { users: UserService; grants: GrantService; sessions: SessionService },
 ) {
-  const { db, clock, config, platform } = deps;
+  const { clock, config, platform } = deps;
   const callbackUrl = `${config.publicUrl}/oauth/callback`;
 
   function platformAuthorizeUrl(state: string): string {
@@ -78,18 +78,37 @@ export function createSignInService(
     return user;
   }
 
-  async function pruneExpired(now: number): Promise<void> {
-    await db.delete(loginAttempts).where(lt(loginAttempts.expiresAt, new Date(now)));
-    await db.delete(handoffCodes).where(lt(handoffCodes.expiresAt, new Date(now)));
-  }
-
   return {
     callbackUrl,
 
+    /**
+     * The platform's authorization URL for a sign-in whose `state` the caller stored: the
+     * command-line sign-in (device-flow.ts) sends its person through the same page and callback.
+     */
+    authorizeUrl: platformAuthorizeUrl,
+
+    signInUser,
+    ...loginAttemptsOf(deps, platformAuthorizeUrl),
+    ...handoffsOf(deps, services, signInUser),
+  };
+}
+
+/** Deletes login attempts and hand-off codes past their expiry. */
+async function pruneExpired(db: AppDatabase, now: number): Promise<void> {
+  await db.delete(loginAttempts).where(lt(loginAttempts.expiresAt, new Date(now)));
+  await db.delete(handoffCodes).where(lt(handoffCodes.expiresAt, new Date(now)));
+}
+
+/** The extension's login attempts: started with a `state`, taken back once by the callback. */
+function loginAttemptsOf(
+  { db, clock }: Pick<SignInDeps, "db" | "clock">,
+  platformAuthorizeUrl: (state: string) => string,
+) {
+  return {
     /** Records a login attempt and returns the platform authorization URL to redirect to. */
     async start(attempt: LoginAttempt): Promise<string> {
       const now = clock.now();
-      await pruneExpired(now);
+      await pruneExpired(db, now);
       const state = newOpaqueToken("st");
       await db.insert(loginAttempts).values({
         stateHash: sha256Hex(state),
@@ -100,14 +119,6 @@ export function createSignInService(
       });
       return platformAuthorizeUrl(state);
     },
-
-    /**
-     * The platform's authorization URL for a sign-in whose `state` the caller stored: the
-     * command-line sign-in (device-flow.ts) sends its person through the same page and callback.
-     */
-    authorizeUrl: platformAuthorizeUrl,
-
-    signInUser,
 
     /** Takes the attempt `state` names, once; null when unknown, already used or expired. */
     async consumeAttempt(state: string): Promise<LoginAttempt | null> {
@@ -122,7 +133,16 @@ export function createSignInService(
       if (!row || row.expiresAt.getTime() <= clock.now()) return null;
       return { redirectUri: row.redirectUri, codeChallenge: row.codeChallenge };
     },
+  };
+}
 
+/** The hand-off codes that carry a finished sign-in to the extension, redeemed for a session. */
+function handoffsOf(
+  { db, clock }: Pick<SignInDeps, "db" | "clock">,
+  services: { users: UserService; sessions: SessionService },
+  signInUser: (code: string) => Promise<UserRow>,
+) {
+  return {
     /**
      * Exchanges the platform's code, records the user and the grant, and returns a hand-off code
      * for the extension bound to the attempt's PKCE challenge. Platform failures propagate as

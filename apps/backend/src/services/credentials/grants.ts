@@ -47,6 +47,24 @@ export interface GrantDeps {
 }
 
 /**
+ * A sealed token of a grant, opened. A grant that opens with no listed key (a key removed too
+ * early, damaged data) is left as it is, so listing the key again brings it back; meanwhile its
+ * owner is asked to sign in, which replaces it (docs/self-hosting.md, "Key rotation").
+ */
+function openGrant(vault: Vault, sealed: string, context: string): string {
+  try {
+    return vault.open(sealed, context);
+  } catch (error) {
+    if (error instanceof VaultError) throw reauthenticationRequired("grant_unreadable");
+    throw error;
+  }
+}
+
+/** When an access token obtained at `from` (epoch ms) expires. */
+const expiresAt = (tokens: TokenResponse, from: number) =>
+  new Date(from + (tokens.expires_in ?? DEFAULT_ACCESS_TTL_SECONDS) * 1000);
+
+/**
  * The user's platform OAuth grant (DESIGN "Tokens the backend keeps"). Tokens are sealed at rest.
  * A refresh happens once across every instance: the grant row is locked (`FOR UPDATE`) and
  * re-read, and an instance that finds a newer `version` (or a different token than the one that
@@ -54,22 +72,10 @@ export interface GrantDeps {
  * rotates refresh tokens and treats a second use as theft.
  */
 export function createGrantService(deps: GrantDeps) {
-  const { db, vault, platform, clock, metrics, logger } = deps;
+  const { db, vault, clock, metrics } = deps;
 
-  // A grant that opens with no listed key (a key removed too early, damaged data) is left as it
-  // is, so listing the key again brings it back; meanwhile its owner is asked to sign in, which
-  // replaces it (docs/self-hosting.md, "Key rotation").
-  const openGrant = (sealed: string, context: string) => {
-    try {
-      return vault.open(sealed, context);
-    } catch (error) {
-      if (error instanceof VaultError) throw reauthenticationRequired("grant_unreadable");
-      throw error;
-    }
-  };
-  const openAccess = (row: GrantRow) => openGrant(row.accessTokenEnc, accessContext(row.userId));
-  const expiresAt = (tokens: TokenResponse, from: number) =>
-    new Date(from + (tokens.expires_in ?? DEFAULT_ACCESS_TTL_SECONDS) * 1000);
+  const openAccess = (row: GrantRow) =>
+    openGrant(vault, row.accessTokenEnc, accessContext(row.userId));
 
   async function readGrant(userId: number): Promise<GrantRow> {
     const [row] = await db.select().from(grants).where(eq(grants.userId, userId)).limit(1);
@@ -94,93 +100,22 @@ export function createGrantService(deps: GrantDeps) {
         metrics.refreshes.inc({ outcome: "reused" });
         return { kind: "token", token: stored };
       }
-      return refreshWithPlatform(tx, row);
+      return refreshGrantWithPlatform(deps, tx, row);
     });
     if (outcome.kind === "token") return outcome.token;
     if (outcome.kind === "revoked") throw reauthenticationRequired(outcome.reason);
     throw toApiError(outcome.error);
   }
 
-  /** Redeems the refresh token while the row is locked; stores the result or the revocation. */
-  async function refreshWithPlatform(tx: Transaction, row: GrantRow): Promise<RefreshOutcome> {
-    const userId = row.userId;
-    if (!row.refreshTokenEnc) return revoke(tx, userId, "no_refresh_token");
-    const refreshToken = openGrant(row.refreshTokenEnc, refreshContext(userId));
-    const startedAt = clock.now();
-    let tokens: TokenResponse;
-    try {
-      tokens = await platform.refreshGrant({ refreshToken });
-    } catch (error) {
-      if (refusesGrant(error)) return revoke(tx, userId, "refresh_refused");
-      metrics.refreshes.inc({ outcome: "failed" });
-      const code = isPlatformError(error) ? error.code : undefined;
-      if (code === "OAUTH_INVALID_CLIENT")
-        logger.error({ userId, platformError: code }, CLIENT_REJECTED_LOG);
-      else logger.warn({ userId, platformError: code }, "grant refresh failed; the grant is kept");
-      return { kind: "error", error };
-    }
-    await tx
-      .update(grants)
-      .set({
-        accessTokenEnc: vault.seal(tokens.access_token, accessContext(userId)),
-        // Rotation: store the new refresh token when one came back, keep the old one otherwise.
-        ...(tokens.refresh_token
-          ? { refreshTokenEnc: vault.seal(tokens.refresh_token, refreshContext(userId)) }
-          : {}),
-        ...(tokens.scope ? { scope: tokens.scope } : {}),
-        accessExpiresAt: expiresAt(tokens, startedAt),
-        version: sql`${grants.version} + 1`,
-        refreshedAt: new Date(startedAt),
-        updatedAt: new Date(clock.now()),
-      })
-      .where(eq(grants.userId, userId));
-    metrics.refreshes.inc({ outcome: "refreshed" });
-    return { kind: "token", token: tokens.access_token };
-  }
-
-  async function revoke(tx: Transaction, userId: number, reason: string): Promise<RefreshOutcome> {
-    await tx
-      .update(grants)
-      .set({ status: "revoked", revokedReason: reason, updatedAt: new Date(clock.now()) })
-      .where(eq(grants.userId, userId));
-    // Proxy tokens minted under this grant die with it on the platform (spec 3.2 rule 2).
-    await tx.delete(proxyTokens).where(eq(proxyTokens.userId, userId));
-    metrics.refreshes.inc({ outcome: "revoked" });
-    logger.info({ userId, reason }, "grant revoked");
-    return { kind: "revoked", reason };
-  }
-
   const service = {
     /** Stores the grant of a sign-in, replacing any older one (and its cached proxy tokens). */
-    async store(
+    store(
       userId: number,
       tokens: TokenResponse,
       requestedScope: string,
       obtainedAt: number,
     ): Promise<void> {
-      const now = new Date(clock.now());
-      const values = {
-        accessTokenEnc: vault.seal(tokens.access_token, accessContext(userId)),
-        refreshTokenEnc: tokens.refresh_token
-          ? vault.seal(tokens.refresh_token, refreshContext(userId))
-          : null,
-        scope: tokens.scope ?? requestedScope,
-        accessExpiresAt: expiresAt(tokens, obtainedAt),
-        status: "active" as const,
-        revokedReason: null,
-        refreshedAt: null,
-        updatedAt: now,
-      };
-      await db.transaction(async (tx) => {
-        await tx
-          .insert(grants)
-          .values({ userId, ...values, version: 1, createdAt: now })
-          .onConflictDoUpdate({
-            target: grants.userId,
-            set: { ...values, version: sql`${grants.version} + 1` },
-          });
-        await tx.delete(proxyTokens).where(eq(proxyTokens.userId, userId));
-      });
+      return storeGrant(deps, userId, tokens, requestedScope, obtainedAt);
     },
 
     /**
@@ -188,30 +123,8 @@ export function createGrantService(deps: GrantDeps) {
      * whose tokens no listed key opens is reported revoked (`grant_unreadable`), as every call
      * that needs it answers: the extension then asks its owner to sign in, which replaces it.
      */
-    async status(userId: number): Promise<GrantStatus | null> {
-      const [row] = await db.select().from(grants).where(eq(grants.userId, userId)).limit(1);
-      if (!row) return null;
-      const readable = (sealed: string | null, context: string) => {
-        if (sealed === null) return true;
-        try {
-          vault.open(sealed, context);
-          return true;
-        } catch {
-          return false;
-        }
-      };
-      const unreadable =
-        row.status === "active" &&
-        !(
-          readable(row.accessTokenEnc, accessContext(userId)) &&
-          readable(row.refreshTokenEnc, refreshContext(userId))
-        );
-      return {
-        status: unreadable ? "revoked" : row.status,
-        scope: row.scope,
-        accessExpiresAt: row.accessExpiresAt,
-        revokedReason: unreadable ? "grant_unreadable" : row.revokedReason,
-      };
+    status(userId: number): Promise<GrantStatus | null> {
+      return grantStatus(deps, userId);
     },
 
     /**
@@ -255,6 +168,129 @@ function refusesGrant(error: unknown): boolean {
 function toApiError(error: unknown): Error {
   if (isPlatformError(error, "OAUTH_INVALID_CLIENT")) return backendMisconfigured();
   return platformUnavailable(error);
+}
+
+/** Stores a sign-in's grant, sealed, replacing any older one and its cached proxy tokens. */
+async function storeGrant(
+  deps: Pick<GrantDeps, "db" | "vault" | "clock">,
+  userId: number,
+  tokens: TokenResponse,
+  requestedScope: string,
+  obtainedAt: number,
+): Promise<void> {
+  const now = new Date(deps.clock.now());
+  const values = {
+    accessTokenEnc: deps.vault.seal(tokens.access_token, accessContext(userId)),
+    refreshTokenEnc: tokens.refresh_token
+      ? deps.vault.seal(tokens.refresh_token, refreshContext(userId))
+      : null,
+    scope: tokens.scope ?? requestedScope,
+    accessExpiresAt: expiresAt(tokens, obtainedAt),
+    status: "active" as const,
+    revokedReason: null,
+    refreshedAt: null,
+    updatedAt: now,
+  };
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .insert(grants)
+      .values({ userId, ...values, version: 1, createdAt: now })
+      .onConflictDoUpdate({
+        target: grants.userId,
+        set: { ...values, version: sql`${grants.version} + 1` },
+      });
+    await tx.delete(proxyTokens).where(eq(proxyTokens.userId, userId));
+  });
+}
+
+/** The grant's status, reported revoked when no listed key opens its tokens. */
+async function grantStatus(
+  deps: Pick<GrantDeps, "db" | "vault">,
+  userId: number,
+): Promise<GrantStatus | null> {
+  const [row] = await deps.db.select().from(grants).where(eq(grants.userId, userId)).limit(1);
+  if (!row) return null;
+  const readable = (sealed: string | null, context: string) => {
+    if (sealed === null) return true;
+    try {
+      deps.vault.open(sealed, context);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const unreadable =
+    row.status === "active" &&
+    !(
+      readable(row.accessTokenEnc, accessContext(userId)) &&
+      readable(row.refreshTokenEnc, refreshContext(userId))
+    );
+  return {
+    status: unreadable ? "revoked" : row.status,
+    scope: row.scope,
+    accessExpiresAt: row.accessExpiresAt,
+    revokedReason: unreadable ? "grant_unreadable" : row.revokedReason,
+  };
+}
+
+/** Revokes the grant in `tx` and drops the proxy tokens minted under it. */
+async function revokeGrant(
+  deps: Pick<GrantDeps, "clock" | "metrics" | "logger">,
+  tx: Transaction,
+  userId: number,
+  reason: string,
+): Promise<RefreshOutcome> {
+  await tx
+    .update(grants)
+    .set({ status: "revoked", revokedReason: reason, updatedAt: new Date(deps.clock.now()) })
+    .where(eq(grants.userId, userId));
+  // Proxy tokens minted under this grant die with it on the platform (spec 3.2 rule 2).
+  await tx.delete(proxyTokens).where(eq(proxyTokens.userId, userId));
+  deps.metrics.refreshes.inc({ outcome: "revoked" });
+  deps.logger.info({ userId, reason }, "grant revoked");
+  return { kind: "revoked", reason };
+}
+
+/** Redeems the refresh token while the row is locked; stores the result or the revocation. */
+async function refreshGrantWithPlatform(
+  deps: Pick<GrantDeps, "clock" | "platform" | "metrics" | "logger" | "vault">,
+  tx: Transaction,
+  row: GrantRow,
+): Promise<RefreshOutcome> {
+  const userId = row.userId;
+  if (!row.refreshTokenEnc) return revokeGrant(deps, tx, userId, "no_refresh_token");
+  const refreshToken = openGrant(deps.vault, row.refreshTokenEnc, refreshContext(userId));
+  const startedAt = deps.clock.now();
+  let tokens: TokenResponse;
+  try {
+    tokens = await deps.platform.refreshGrant({ refreshToken });
+  } catch (error) {
+    if (refusesGrant(error)) return revokeGrant(deps, tx, userId, "refresh_refused");
+    deps.metrics.refreshes.inc({ outcome: "failed" });
+    const code = isPlatformError(error) ? error.code : undefined;
+    if (code === "OAUTH_INVALID_CLIENT")
+      deps.logger.error({ userId, platformError: code }, CLIENT_REJECTED_LOG);
+    else
+      deps.logger.warn({ userId, platformError: code }, "grant refresh failed; the grant is kept");
+    return { kind: "error", error };
+  }
+  await tx
+    .update(grants)
+    .set({
+      accessTokenEnc: deps.vault.seal(tokens.access_token, accessContext(userId)),
+      // Rotation: store the new refresh token when one came back, keep the old one otherwise.
+      ...(tokens.refresh_token
+        ? { refreshTokenEnc: deps.vault.seal(tokens.refresh_token, refreshContext(userId)) }
+        : {}),
+      ...(tokens.scope ? { scope: tokens.scope } : {}),
+      accessExpiresAt: expiresAt(tokens, startedAt),
+      version: sql`${grants.version} + 1`,
+      refreshedAt: new Date(startedAt),
+      updatedAt: new Date(deps.clock.now()),
+    })
+    .where(eq(grants.userId, userId));
+  deps.metrics.refreshes.inc({ outcome: "refreshed" });
+  return { kind: "token", token: tokens.access_token };
 }
 
 export type GrantService = ReturnType<typeof createGrantService>;

@@ -50,54 +50,7 @@ export interface ProxyTokenDeps {
  * concurrent callers on any instance wait for the first mint and reuse it.
  */
 export function createProxyTokenService(deps: ProxyTokenDeps, grants: GrantService) {
-  const { db, vault, platform, clock, metrics } = deps;
-  const key = (userId: number, namespace: string, tokenId: number) =>
-    and(
-      eq(proxyTokens.userId, userId),
-      eq(proxyTokens.namespace, namespace),
-      eq(proxyTokens.tokenId, tokenId),
-    );
-
-  async function mintLocked(
-    userId: number,
-    namespace: string,
-    tokenId: number,
-    accessToken: string,
-  ): Promise<string> {
-    return db.transaction(async (tx) => {
-      const lockKey = `${userId}:${namespace}:${tokenId}`;
-      await tx.execute(sql`select pg_advisory_xact_lock(${MINT_LOCK_CLASS}, hashtext(${lockKey}))`);
-      const [cached] = await tx
-        .select()
-        .from(proxyTokens)
-        .where(key(userId, namespace, tokenId))
-        .limit(1);
-      if (usable(cached, clock.now())) {
-        metrics.mints.inc({ outcome: "reused" });
-        return vault.open(cached.tokenEnc, proxyTokenContext(userId, namespace, tokenId));
-      }
-      const mintedAt = clock.now();
-      const detail = await platform.getAccessTokenDetail(accessToken, namespace, tokenId);
-      const values = {
-        tokenEnc: vault.seal(
-          detail.proxy_access_token,
-          proxyTokenContext(userId, namespace, tokenId),
-        ),
-        // The returned expires_in is authoritative (spec 2.5), counted from before the request.
-        expiresAt: new Date(mintedAt + detail.expires_in * 1000),
-        mintedAt: new Date(mintedAt),
-      };
-      await tx
-        .insert(proxyTokens)
-        .values({ userId, namespace, tokenId, ...values })
-        .onConflictDoUpdate({
-          target: [proxyTokens.userId, proxyTokens.namespace, proxyTokens.tokenId],
-          set: values,
-        });
-      metrics.mints.inc({ outcome: "minted" });
-      return detail.proxy_access_token;
-    });
-  }
+  const { db, vault, clock, metrics } = deps;
 
   const service = {
     /** A valid proxy token for the access token `tokenId` in `namespace`, cached or minted once. */
@@ -113,7 +66,7 @@ export function createProxyTokenService(deps: ProxyTokenDeps, grants: GrantServi
         // The access token is fetched before the mint lock is taken: a refresh never waits
         // inside it, so lock waiters cannot starve the pool of the connection a refresh needs.
         return await grants.withAccessToken(userId, (accessToken) =>
-          mintLocked(userId, namespace, tokenId, accessToken),
+          mintProxyToken(deps, userId, namespace, tokenId, accessToken),
         );
       } catch (error) {
         if (!isPlatformError(error)) throw error;
@@ -196,6 +149,56 @@ function mintError(error: Error, namespace: string, tokenId: number): Error {
     return platformUnavailable(error);
   }
   return error;
+}
+
+const key = (userId: number, namespace: string, tokenId: number) =>
+  and(
+    eq(proxyTokens.userId, userId),
+    eq(proxyTokens.namespace, namespace),
+    eq(proxyTokens.tokenId, tokenId),
+  );
+
+/** Mints a proxy token under the account's advisory lock, unless another instance just did. */
+async function mintProxyToken(
+  deps: Pick<ProxyTokenDeps, "db" | "clock" | "metrics" | "vault" | "platform">,
+  userId: number,
+  namespace: string,
+  tokenId: number,
+  accessToken: string,
+): Promise<string> {
+  return deps.db.transaction(async (tx) => {
+    const lockKey = `${userId}:${namespace}:${tokenId}`;
+    await tx.execute(sql`select pg_advisory_xact_lock(${MINT_LOCK_CLASS}, hashtext(${lockKey}))`);
+    const [cached] = await tx
+      .select()
+      .from(proxyTokens)
+      .where(key(userId, namespace, tokenId))
+      .limit(1);
+    if (usable(cached, deps.clock.now())) {
+      deps.metrics.mints.inc({ outcome: "reused" });
+      return deps.vault.open(cached.tokenEnc, proxyTokenContext(userId, namespace, tokenId));
+    }
+    const mintedAt = deps.clock.now();
+    const detail = await deps.platform.getAccessTokenDetail(accessToken, namespace, tokenId);
+    const values = {
+      tokenEnc: deps.vault.seal(
+        detail.proxy_access_token,
+        proxyTokenContext(userId, namespace, tokenId),
+      ),
+      // The returned expires_in is authoritative (spec 2.5), counted from before the request.
+      expiresAt: new Date(mintedAt + detail.expires_in * 1000),
+      mintedAt: new Date(mintedAt),
+    };
+    await tx
+      .insert(proxyTokens)
+      .values({ userId, namespace, tokenId, ...values })
+      .onConflictDoUpdate({
+        target: [proxyTokens.userId, proxyTokens.namespace, proxyTokens.tokenId],
+        set: values,
+      });
+    deps.metrics.mints.inc({ outcome: "minted" });
+    return detail.proxy_access_token;
+  });
 }
 
 export type ProxyTokenService = ReturnType<typeof createProxyTokenService>;

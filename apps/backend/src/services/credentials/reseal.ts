@@ -83,56 +83,6 @@ export function createResealer(
   const { db, vault, logger } = deps;
   const batchSize = options.batchSize ?? 100;
 
-  /** One batch of stale values after `after` (key order); the last key seen, or undefined at the end. */
-  async function batch(
-    tx: Transaction,
-    target: SealedColumn,
-    after: string[] | undefined,
-    outcome: ResealOutcome,
-  ): Promise<string[] | undefined> {
-    const column = sql.identifier(target.column);
-    const keys = sql.join(
-      target.key.map(([name]) => sql.identifier(name)),
-      sql`, `,
-    );
-    const keyValues = (values: readonly string[]): SQL =>
-      sql.join(
-        target.key.map(([, type], i) => sql`${values[i]}::${sql.raw(type)}`),
-        sql`, `,
-      );
-    const rows = await queryRows<{ key: string[]; sealed: string }>(
-      tx,
-      sql`
-      select array[${sql.join(
-        target.key.map(([name]) => sql`${sql.identifier(name)}::text`),
-        sql`, `,
-      )}] as key, ${column} as sealed
-      from ${sql.identifier(target.table)}
-      where ${column} is not null and not starts_with(${column}, ${`v1.${vault.currentKeyId}.`})
-        ${after ? sql`and (${keys}) > (${keyValues(after)})` : sql``}
-      order by ${keys} limit ${batchSize} for update skip locked`,
-    );
-    for (const row of rows) {
-      let fresh: string;
-      try {
-        const context = target.context(row.key);
-        fresh = vault.seal(vault.open(row.sealed, context), context);
-      } catch {
-        outcome.failed += 1;
-        continue;
-      }
-      const written = await queryRows(
-        tx,
-        sql`
-        update ${sql.identifier(target.table)} set ${column} = ${fresh}
-        where (${keys}) = (${keyValues(row.key)}) and ${column} = ${row.sealed}
-        returning 1`,
-      );
-      outcome.resealed += written.length;
-    }
-    return rows.length === batchSize ? rows.at(-1)?.key : undefined;
-  }
-
   async function round(stopped: () => boolean): Promise<ResealOutcome> {
     const total: ResealOutcome = { resealed: 0, failed: 0 };
     for (const target of SEALED_COLUMNS) {
@@ -141,7 +91,9 @@ export function createResealer(
       let after: string[] | undefined;
       do {
         const from = after;
-        after = await db.transaction((tx) => batch(tx, target, from, outcome));
+        after = await db.transaction((tx) =>
+          resealBatch({ vault, batchSize }, tx, target, from, outcome),
+        );
         // PGlite answers without real I/O: let requests in between batches.
         await nextTurn();
       } while (after && !stopped());
@@ -190,6 +142,57 @@ export function createResealer(
     }),
     stale,
   };
+}
+
+/** One batch of stale values after `after` (key order); the last key seen, or undefined at the end. */
+async function resealBatch(
+  { vault, batchSize }: { vault: Vault; batchSize: number },
+  tx: Transaction,
+  target: SealedColumn,
+  after: string[] | undefined,
+  outcome: ResealOutcome,
+): Promise<string[] | undefined> {
+  const column = sql.identifier(target.column);
+  const keys = sql.join(
+    target.key.map(([name]) => sql.identifier(name)),
+    sql`, `,
+  );
+  const keyValues = (values: readonly string[]): SQL =>
+    sql.join(
+      target.key.map(([, type], i) => sql`${values[i]}::${sql.raw(type)}`),
+      sql`, `,
+    );
+  const rows = await queryRows<{ key: string[]; sealed: string }>(
+    tx,
+    sql`
+    select array[${sql.join(
+      target.key.map(([name]) => sql`${sql.identifier(name)}::text`),
+      sql`, `,
+    )}] as key, ${column} as sealed
+    from ${sql.identifier(target.table)}
+    where ${column} is not null and not starts_with(${column}, ${`v1.${vault.currentKeyId}.`})
+      ${after ? sql`and (${keys}) > (${keyValues(after)})` : sql``}
+    order by ${keys} limit ${batchSize} for update skip locked`,
+  );
+  for (const row of rows) {
+    let fresh: string;
+    try {
+      const context = target.context(row.key);
+      fresh = vault.seal(vault.open(row.sealed, context), context);
+    } catch {
+      outcome.failed += 1;
+      continue;
+    }
+    const written = await queryRows(
+      tx,
+      sql`
+      update ${sql.identifier(target.table)} set ${column} = ${fresh}
+      where (${keys}) = (${keyValues(row.key)}) and ${column} = ${row.sealed}
+      returning 1`,
+    );
+    outcome.resealed += written.length;
+  }
+  return rows.length === batchSize ? rows.at(-1)?.key : undefined;
 }
 
 export type Resealer = ReturnType<typeof createResealer>;

@@ -51,23 +51,13 @@ export interface WebhookSecretDeps {
  * returned by the API. After a reset the previous secret stays valid for the configured grace
  * (`WEBHOOK_SECRET_GRACE_SECONDS`): the platform may still retry deliveries signed before it.
  */
-export function createWebhookSecretService({ db, vault, clock, config }: WebhookSecretDeps) {
-  const key = (userId: number, namespace: string) =>
-    and(eq(webhookSecrets.userId, userId), eq(webhookSecrets.namespace, namespace));
+export function createWebhookSecretService(deps: WebhookSecretDeps) {
+  const { db, vault, clock } = deps;
 
   async function read(userId: number, namespace: string) {
     const [row] = await db.select().from(webhookSecrets).where(key(userId, namespace)).limit(1);
     return row;
   }
-
-  const openOrUndefined = (sealed: string, context: string): string | undefined => {
-    try {
-      return vault.open(sealed, context);
-    } catch (error) {
-      if (error instanceof VaultError) return undefined;
-      throw error;
-    }
-  };
 
   const previousLive = (until: Date | null) => until !== null && until.getTime() > clock.now();
 
@@ -85,50 +75,7 @@ export function createWebhookSecretService({ db, vault, clock, config }: Webhook
     async set(userId: number, namespace: string, secret: string): Promise<void> {
       const problem = webhookSecretProblem(secret);
       if (problem) throw new ApiError(400, INVALID_SECRET, problem);
-      const now = clock.now();
-      await db.transaction(async (tx) => {
-        const [row] = await tx
-          .select()
-          .from(webhookSecrets)
-          .where(key(userId, namespace))
-          .for("update");
-        const sealed = vault.seal(secret, webhookSecretContext(userId, namespace));
-        if (!row) {
-          await tx
-            .insert(webhookSecrets)
-            .values({ userId, namespace, secretEnc: sealed, updatedAt: new Date(now) })
-            .onConflictDoUpdate({
-              target: [webhookSecrets.userId, webhookSecrets.namespace],
-              set: { secretEnc: sealed, updatedAt: new Date(now) },
-            });
-          return;
-        }
-        // A stored secret that opens with no listed key (one removed too early, damaged data)
-        // is replaced and not kept as the previous one: it verifies nothing, and saving anew is
-        // how its owner resolves what `overture-backend reseal` reports.
-        const stored = openOrUndefined(row.secretEnc, webhookSecretContext(userId, namespace));
-        // Saving the same secret again is not a reset: keep the previous one as it was.
-        await tx
-          .update(webhookSecrets)
-          .set(
-            stored === secret
-              ? { updatedAt: new Date(now) }
-              : stored === undefined
-                ? {
-                    secretEnc: sealed,
-                    previousSecretEnc: null,
-                    previousValidUntil: null,
-                    updatedAt: new Date(now),
-                  }
-                : {
-                    secretEnc: sealed,
-                    previousSecretEnc: row.secretEnc,
-                    previousValidUntil: new Date(now + config.webhook.secretGraceMs),
-                    updatedAt: new Date(now),
-                  },
-          )
-          .where(key(userId, namespace));
-      });
+      await saveSecret(deps, userId, namespace, secret);
       await changed(userId, namespace);
     },
 
@@ -188,6 +135,79 @@ export function createWebhookSecretService({ db, vault, clock, config }: Webhook
       return row !== undefined;
     },
   };
+}
+
+const key = (userId: number, namespace: string) =>
+  and(eq(webhookSecrets.userId, userId), eq(webhookSecrets.namespace, namespace));
+
+/** A sealed secret, opened; undefined when no listed key opens it. */
+function openOrUndefined(vault: Vault, sealed: string, context: string): string | undefined {
+  try {
+    return vault.open(sealed, context);
+  } catch (error) {
+    if (error instanceof VaultError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Stores the account's secret, sealed; a different secret keeps the one it replaces as the
+ * previous one for the grace period (WEBHOOK_SECRET_GRACE_SECONDS).
+ */
+async function saveSecret(
+  deps: Pick<WebhookSecretDeps, "db" | "vault" | "clock" | "config">,
+  userId: number,
+  namespace: string,
+  secret: string,
+): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(webhookSecrets)
+      .where(key(userId, namespace))
+      .for("update");
+    const sealed = deps.vault.seal(secret, webhookSecretContext(userId, namespace));
+    if (!row) {
+      await tx
+        .insert(webhookSecrets)
+        .values({ userId, namespace, secretEnc: sealed, updatedAt: new Date(now) })
+        .onConflictDoUpdate({
+          target: [webhookSecrets.userId, webhookSecrets.namespace],
+          set: { secretEnc: sealed, updatedAt: new Date(now) },
+        });
+      return;
+    }
+    // A stored secret that opens with no listed key (one removed too early, damaged data)
+    // is replaced and not kept as the previous one: it verifies nothing, and saving anew is
+    // how its owner resolves what `overture-backend reseal` reports.
+    const stored = openOrUndefined(
+      deps.vault,
+      row.secretEnc,
+      webhookSecretContext(userId, namespace),
+    );
+    // Saving the same secret again is not a reset: keep the previous one as it was.
+    await tx
+      .update(webhookSecrets)
+      .set(
+        stored === secret
+          ? { updatedAt: new Date(now) }
+          : stored === undefined
+            ? {
+                secretEnc: sealed,
+                previousSecretEnc: null,
+                previousValidUntil: null,
+                updatedAt: new Date(now),
+              }
+            : {
+                secretEnc: sealed,
+                previousSecretEnc: row.secretEnc,
+                previousValidUntil: new Date(now + deps.config.webhook.secretGraceMs),
+                updatedAt: new Date(now),
+              },
+      )
+      .where(key(userId, namespace));
+  });
 }
 
 export type WebhookSecretService = ReturnType<typeof createWebhookSecretService>;

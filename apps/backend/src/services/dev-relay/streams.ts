@@ -50,7 +50,8 @@ export interface OpenRelayStream {
 export function createRelayStreams(deps: RelayStreamsDeps) {
   const { buffer, listeners, clock, logger } = deps;
   const random = deps.random ?? Math.random;
-  const byChannel = new Map<string, Set<RelayStream>>();
+  const registry = streamRegistry(deps);
+  const { byChannel, all, pump } = registry;
   const maxQueuedBytes = Math.max(8 * 1024 * 1024, 2 * deps.config.relay.bufferBytes);
   let timer: NodeJS.Timeout | undefined;
   let started: Promise<void> | undefined;
@@ -58,73 +59,14 @@ export function createRelayStreams(deps: RelayStreamsDeps) {
   let unlisten: (() => Promise<void>) | undefined;
   let unrevoke: (() => Promise<void>) | undefined;
 
-  const all = () => [...byChannel.values()].flatMap((streams) => [...streams]);
-  const pump = (stream: RelayStream) => {
-    stream.pump(buffer).catch((error: unknown) => {
-      // The next catch-up read tries again.
-      logger.warn({ err: errorMessage(error) }, "relay stream read failed");
-    });
-  };
-
-  /** Lease deletions in flight: `stop` waits for them before the database closes. */
-  const closing = new Set<Promise<void>>();
-
-  function forget(stream: RelayStream): void {
-    const streams = byChannel.get(stream.channelId);
-    if (streams?.delete(stream) && streams.size === 0) byChannel.delete(stream.channelId);
-    const closed = listeners
-      .close([stream.listenerId])
-      .catch((error: unknown) => {
-        // The lease runs out by itself.
-        logger.warn({ err: errorMessage(error) }, "relay listener could not be closed");
-      })
-      .finally(() => closing.delete(closed));
-    closing.add(closed);
-  }
-
-  function endEach(streams: RelayStream[], reason?: EndReason, retryMs = RETRY_MS): void {
-    const goodbye = reason ? endFrame(reason, retryMs) : retryFrame(retryMs);
-    for (const stream of streams) stream.end(goodbye);
-  }
-
-  function onNotification(payload: string): void {
-    const colon = payload.lastIndexOf(":");
-    const id = Number(payload.slice(colon + 1));
-    for (const stream of byChannel.get(payload.slice(0, colon)) ?? [])
-      if (id > stream.lastId) pump(stream);
-  }
-
   async function tick(): Promise<void> {
     ticks += 1;
-    // A failed prune waits for the next one; the leases below must be renewed regardless.
-    if (ticks % PRUNE_EVERY_TICKS === 0)
-      await deps.prune().catch((error: unknown) => {
-        logger.warn({ err: errorMessage(error) }, "relay prune failed");
-      });
-    const streams = all();
-    if (streams.length === 0) return;
-    const now = clock.now();
-    endEach(
-      streams.filter((s) => now >= s.endsAt),
-      "max_lifetime",
-    );
-    if (ticks % PING_EVERY_TICKS === 0) for (const stream of streams) stream.write(PING_FRAME);
-    const open = all();
-    const gone = await listeners.renew(open.map((s) => s.listenerId));
-    endEach(
-      open.filter((s) => gone.has(s.listenerId)),
-      "channel_gone",
-    );
-    const newest = await buffer.newest([...byChannel.keys()]);
-    for (const stream of all())
-      if ((newest.get(stream.channelId) ?? 0) > stream.lastId) pump(stream);
+    await relayRound(deps, registry, ticks);
   }
 
   async function begin(): Promise<void> {
-    unlisten = await deps.database.listen(RELAY_DELIVERIES_CHANNEL, onNotification);
-    unrevoke = await deps.revocations((userId, sessionId) => {
-      endEach(all().filter((s) => s.userId === userId && s.sessionId === sessionId));
-    });
+    unlisten = await deps.database.listen(RELAY_DELIVERIES_CHANNEL, registry.notified);
+    unrevoke = await deps.revocations(registry.endSession);
     timer = setInterval(() => {
       tick().catch((error: unknown) => {
         logger.warn({ err: errorMessage(error) }, "relay streams round failed");
@@ -164,16 +106,10 @@ export function createRelayStreams(deps: RelayStreamsDeps) {
         clock.now() + lifetime,
         position,
         maxQueuedBytes,
-        forget,
+        registry.forget,
       );
       const body = stream.body();
-      let streams = byChannel.get(channelId);
-      if (!streams) byChannel.set(channelId, (streams = new Set()));
-      streams.add(stream);
-      endEach(
-        [...streams].slice(0, Math.max(0, streams.size - LISTENERS_PER_CHANNEL)),
-        "too_many_listeners",
-      );
+      registry.add(stream);
       stream.write(retryFrame(RETRY_MS));
       if (lastEventId === undefined) stream.write(readyFrame(channelId, position));
       stream.started = true;
@@ -204,12 +140,112 @@ export function createRelayStreams(deps: RelayStreamsDeps) {
       timer = undefined;
       started = undefined;
       endEach(all(), undefined, 1_000);
-      await Promise.all([...closing]);
+      await Promise.all([...registry.closing]);
       await unlisten?.().catch(() => undefined);
       await unrevoke?.().catch(() => undefined);
       unlisten = unrevoke = undefined;
     },
   };
+}
+
+/** This instance's streams by channel: added, woken to read, forgotten with their lease. */
+function streamRegistry({
+  buffer,
+  listeners,
+  logger,
+}: Pick<RelayStreamsDeps, "buffer" | "listeners" | "logger">) {
+  const byChannel = new Map<string, Set<RelayStream>>();
+  const all = () => [...byChannel.values()].flatMap((streams) => [...streams]);
+  const pump = (stream: RelayStream) => {
+    stream.pump(buffer).catch((error: unknown) => {
+      // The next catch-up read tries again.
+      logger.warn({ err: errorMessage(error) }, "relay stream read failed");
+    });
+  };
+
+  /** Lease deletions in flight: `stop` waits for them before the database closes. */
+  const closing = new Set<Promise<void>>();
+
+  function forget(stream: RelayStream): void {
+    const streams = byChannel.get(stream.channelId);
+    if (streams?.delete(stream) && streams.size === 0) byChannel.delete(stream.channelId);
+    const closed = listeners
+      .close([stream.listenerId])
+      .catch((error: unknown) => {
+        // The lease runs out by itself.
+        logger.warn({ err: errorMessage(error) }, "relay listener could not be closed");
+      })
+      .finally(() => closing.delete(closed));
+    closing.add(closed);
+  }
+
+  /** A NOTIFY said a delivery was stored: the streams of its channel behind it read. */
+  function notified(payload: string): void {
+    const colon = payload.lastIndexOf(":");
+    const id = Number(payload.slice(colon + 1));
+    for (const stream of byChannel.get(payload.slice(0, colon)) ?? [])
+      if (id > stream.lastId) pump(stream);
+  }
+
+  /** Adds a stream to its channel's; one more than LISTENERS_PER_CHANNEL ends the oldest. */
+  function add(stream: RelayStream): void {
+    let streams = byChannel.get(stream.channelId);
+    if (!streams) byChannel.set(stream.channelId, (streams = new Set()));
+    streams.add(stream);
+    endEach(
+      [...streams].slice(0, Math.max(0, streams.size - LISTENERS_PER_CHANNEL)),
+      "too_many_listeners",
+    );
+  }
+
+  /** Ends the streams of a session revoked on any instance. */
+  const endSession = (userId: number, sessionId: string) => {
+    endEach(all().filter((s) => s.userId === userId && s.sessionId === sessionId));
+  };
+
+  return { byChannel, closing, all, pump, forget, add, notified, endSession };
+}
+
+type StreamRegistry = ReturnType<typeof streamRegistry>;
+
+/**
+ * One round of the timer (`ticks` counts them): a prune now and then, streams past their
+ * lifetime ended, a ping every few rounds, the leases renewed (a deleted channel's streams end),
+ * and a catch-up read for every stream behind its channel's newest delivery.
+ */
+async function relayRound(
+  deps: Pick<RelayStreamsDeps, "prune" | "clock" | "logger" | "listeners" | "buffer">,
+  registry: StreamRegistry,
+  ticks: number,
+): Promise<void> {
+  // A failed prune waits for the next one; the leases below must be renewed regardless.
+  if (ticks % PRUNE_EVERY_TICKS === 0)
+    await deps.prune().catch((error: unknown) => {
+      deps.logger.warn({ err: errorMessage(error) }, "relay prune failed");
+    });
+  const streams = registry.all();
+  if (streams.length === 0) return;
+  const now = deps.clock.now();
+  endEach(
+    streams.filter((s) => now >= s.endsAt),
+    "max_lifetime",
+  );
+  if (ticks % PING_EVERY_TICKS === 0) for (const stream of streams) stream.write(PING_FRAME);
+  const open = registry.all();
+  const gone = await deps.listeners.renew(open.map((s) => s.listenerId));
+  endEach(
+    open.filter((s) => gone.has(s.listenerId)),
+    "channel_gone",
+  );
+  const newest = await deps.buffer.newest([...registry.byChannel.keys()]);
+  for (const stream of registry.all())
+    if ((newest.get(stream.channelId) ?? 0) > stream.lastId) registry.pump(stream);
+}
+
+/** Ends `streams` with `reason` (or a bare retry, to reconnect elsewhere) and a retry hint of `retryMs`. */
+function endEach(streams: RelayStream[], reason?: EndReason, retryMs = RETRY_MS): void {
+  const goodbye = reason ? endFrame(reason, retryMs) : retryFrame(retryMs);
+  for (const stream of streams) stream.end(goodbye);
 }
 
 export type RelayStreams = ReturnType<typeof createRelayStreams>;

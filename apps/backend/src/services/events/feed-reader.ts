@@ -53,6 +53,14 @@ async function pageAfter(database: Database, after: bigint): Promise<FeedEvent[]
 }
 
 /**
+ * The log's head, not its newest row: a position below a pruned id would be answered with a
+ * reset when a client resumes from it (position.ts).
+ */
+async function logHead(database: ReaderOptions["database"]): Promise<bigint> {
+  return (await readPosition(database)).head;
+}
+
+/**
  * The feed's cursor over `task_events` and the reads that move it: pages of rows past it, each
  * handed on. Concurrent triggers (notifications, commits here, the catch-up) coalesce into one
  * read in flight plus at most one more.
@@ -70,9 +78,7 @@ export function createFeedReader(options: ReaderOptions) {
   // Read through a function: it changes while a read awaits the database.
   const moreToRead = () => readAgain && !stopped;
 
-  // The log's head, not its newest row: a position below a pruned id would be answered with a
-  // reset when a client resumes from it (position.ts).
-  const newest = async () => (await readPosition(database)).head;
+  const newest = () => logHead(database);
 
   async function readPages(): Promise<void> {
     for (;;) {

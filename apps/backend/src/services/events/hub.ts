@@ -199,16 +199,11 @@ export function createEventHub(options: HubOptions) {
     open: (userId: number, stream: OpenOptions): LiveStream => openStream(context, userId, stream),
 
     /** Opens a stream onto a Web stream's controller; resolves once it is live (tests). */
-    async attach(
+    attach: (
       userId: number,
       controller: ReadableStreamDefaultController<Uint8Array>,
       stream: OpenOptions,
-    ): Promise<LiveStream> {
-      const live = hub.open(userId, stream);
-      live.claim(controllerTarget(controller));
-      await live.attached;
-      return live;
-    },
+    ): Promise<LiveStream> => attachTo(hub.open(userId, stream), controller),
 
     /** What changed for `userId` after `afterId`, or a reset ({@link readChanges}). */
     changes: (userId: number, afterId: bigint) => readChanges(feed, userId, afterId),
@@ -251,6 +246,16 @@ export function createEventHub(options: HubOptions) {
     },
   };
   return hub;
+}
+
+/** Gives an opened stream a Web stream's controller; resolves once it is live. */
+async function attachTo(
+  live: LiveStream,
+  controller: ReadableStreamDefaultController<Uint8Array>,
+): Promise<LiveStream> {
+  live.claim(controllerTarget(controller));
+  await live.attached;
+  return live;
 }
 
 export type EventHub = ReturnType<typeof createEventHub>;

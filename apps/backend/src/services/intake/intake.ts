@@ -44,75 +44,13 @@ const MAX_KEY_LENGTH = 128;
  * against the owner's secrets and the actual URL, parse, check the task id, then hand the event
  * to the group-commit batcher and answer once it is committed.
  */
-export function createIntake(options: {
-  lookup: IntakeLookup;
-  batcher: Batcher;
-  rejections: RejectionRecorder;
-  metrics: Metrics;
-  logger: Logger;
-  now: () => number;
-  toleranceMs: number;
-}) {
-  const { lookup, batcher, rejections, metrics, logger } = options;
-
-  // The synchronous verifier on node:crypto's one-shot hash: no promise per delivery, core builds
-  // the HMAC from the secret's cached pads, two native calls and no stream object.
-  const verifyOnce = (
-    delivery: Delivery,
-    secrets: SecretSet,
-    diagnose: boolean,
-  ): WebhookVerification =>
-    verifyWebhookSync({
-      body: delivery.body,
-      url: delivery.url,
-      headers: delivery.headers,
-      secrets: secrets.valid,
-      formerSecrets: secrets.former,
-      now: options.now,
-      toleranceMs: options.toleranceMs,
-      hash,
-      diagnose,
-    });
-  // The diagnosis of a mismatch re-serialises the body; a hostile one (JSON nested 100,000 deep)
-  // overflows the stack there. The verdict does not need the diagnosis: give it without.
-  const verify = (delivery: Delivery, secrets: SecretSet, diagnose: boolean) => {
-    try {
-      return verifyOnce(delivery, secrets, diagnose);
-    } catch (error) {
-      if (!diagnose) throw error;
-      return verifyOnce(delivery, secrets, false);
-    }
-  };
-
-  function refuse(
-    target: WebhookTarget,
-    status: 400 | 401,
-    reason: string,
-    message: string,
-    diagnoses?: readonly { code: string; message: string }[],
-  ): IntakeAnswer {
-    metrics.webhookOutcomes.inc({ outcome: "rejected", reason });
-    logger.info({ taskId: target.taskId, reason }, "webhook delivery refused");
-    rejections.record({
-      userId: target.userId,
-      taskId: target.taskId,
-      reason,
-      message,
-      httpStatus: status,
-      receivedAt: new Date(options.now()),
-      ...(diagnoses ? { diagnoses } : {}),
-    });
-    return { status, body: { error: reason.toLowerCase(), message } };
-  }
-
-  function unknownTask(reason: string): IntakeAnswer {
-    metrics.webhookOutcomes.inc({ outcome: "rejected", reason });
-    logger.info({ reason }, "webhook for an unknown task key");
-    return {
-      status: 404,
-      body: { error: UNKNOWN_TASK, message: "No task is waiting for callbacks with this key." },
-    };
-  }
+export function createIntake(options: IntakeOptions) {
+  const { lookup, batcher, metrics } = options;
+  const verify = (delivery: Delivery, secrets: SecretSet, diagnose: boolean) =>
+    verifyDelivery(options, delivery, secrets, diagnose);
+  const refuse = (target: WebhookTarget, status: 400 | 401, ...why: RefusalReason) =>
+    refuseDelivery(options, target, status, ...why);
+  const unknownTask = (reason: string) => unknownTaskAnswer(options, reason);
 
   return {
     async handle(delivery: Delivery): Promise<IntakeAnswer> {
@@ -188,6 +126,93 @@ export function createIntake(options: {
       metrics.webhookOutcomes.inc({ outcome, reason: "" });
       return { status: 200, body: { status: outcome } };
     },
+  };
+}
+
+/** What intake works with. */
+export interface IntakeOptions {
+  lookup: IntakeLookup;
+  batcher: Batcher;
+  rejections: RejectionRecorder;
+  metrics: Metrics;
+  logger: Logger;
+  now: () => number;
+  toleranceMs: number;
+}
+
+/** Why a delivery is refused: its reason code, message and the verifier's diagnoses if any. */
+type RefusalReason = [
+  reason: string,
+  message: string,
+  diagnoses?: readonly { code: string; message: string }[],
+];
+
+// The synchronous verifier on node:crypto's one-shot hash: no promise per delivery, core builds
+// the HMAC from the secret's cached pads, two native calls and no stream object.
+const verifyOnce = (
+  options: Pick<IntakeOptions, "now" | "toleranceMs">,
+  delivery: Delivery,
+  secrets: SecretSet,
+  diagnose: boolean,
+): WebhookVerification =>
+  verifyWebhookSync({
+    body: delivery.body,
+    url: delivery.url,
+    headers: delivery.headers,
+    secrets: secrets.valid,
+    formerSecrets: secrets.former,
+    now: options.now,
+    toleranceMs: options.toleranceMs,
+    hash,
+    diagnose,
+  });
+// The diagnosis of a mismatch re-serialises the body; a hostile one (JSON nested 100,000 deep)
+// overflows the stack there. The verdict does not need the diagnosis: give it without.
+function verifyDelivery(
+  options: Pick<IntakeOptions, "now" | "toleranceMs">,
+  delivery: Delivery,
+  secrets: SecretSet,
+  diagnose: boolean,
+): WebhookVerification {
+  try {
+    return verifyOnce(options, delivery, secrets, diagnose);
+  } catch (error) {
+    if (!diagnose) throw error;
+    return verifyOnce(options, delivery, secrets, false);
+  }
+}
+
+/** Refuses a delivery to a known task: counted, logged and recorded for its owner to see. */
+function refuseDelivery(
+  { metrics, logger, rejections, now }: IntakeOptions,
+  target: WebhookTarget,
+  status: 400 | 401,
+  ...[reason, message, diagnoses]: RefusalReason
+): IntakeAnswer {
+  metrics.webhookOutcomes.inc({ outcome: "rejected", reason });
+  logger.info({ taskId: target.taskId, reason }, "webhook delivery refused");
+  rejections.record({
+    userId: target.userId,
+    taskId: target.taskId,
+    reason,
+    message,
+    httpStatus: status,
+    receivedAt: new Date(now()),
+    ...(diagnoses ? { diagnoses } : {}),
+  });
+  return { status, body: { error: reason.toLowerCase(), message } };
+}
+
+/** The answer to a delivery whose key names no task (404), counted and logged. */
+function unknownTaskAnswer(
+  { metrics, logger }: Pick<IntakeOptions, "metrics" | "logger">,
+  reason: string,
+): IntakeAnswer {
+  metrics.webhookOutcomes.inc({ outcome: "rejected", reason });
+  logger.info({ reason }, "webhook for an unknown task key");
+  return {
+    status: 404,
+    body: { error: UNKNOWN_TASK, message: "No task is waiting for callbacks with this key." },
   };
 }
 

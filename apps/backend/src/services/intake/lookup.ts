@@ -107,44 +107,7 @@ export function createIntakeLookup(options: {
 }) {
   const { now } = options;
   const targets = new TtlCache<WebhookTarget>(options.targetTtlMs ?? 60_000, 20_000, now);
-  const secretSets = new TtlCache<SecretSet>(options.secretTtlMs ?? 30_000, 20_000, now);
-
-  // Reads in flight by account: the deliveries that miss the cache while one is on its way wait
-  // for it instead of each reading again. Without this, a cold cache under load (an instance
-  // that just started) sends a read per delivery until the first answers, and those reads fill
-  // the pool that the batches need.
-  const secretReads = new Map<string, Promise<SecretSet>>();
-
-  function loadSecrets(userId: number, namespace: string): Promise<SecretSet> {
-    const key = `${userId}:${namespace}`;
-    const inFlight = secretReads.get(key);
-    if (inFlight) return inFlight;
-    const read = readSecrets(userId, namespace).then(
-      (set) => {
-        // Forgotten meanwhile (the owner saved a new secret): answer it, but do not cache it.
-        if (secretReads.get(key) === read) {
-          secretReads.delete(key);
-          secretSets.set(key, set);
-        }
-        return set;
-      },
-      (error: unknown) => {
-        if (secretReads.get(key) === read) secretReads.delete(key);
-        throw error;
-      },
-    );
-    secretReads.set(key, read);
-    return read;
-  }
-
-  async function readSecrets(userId: number, namespace: string): Promise<SecretSet> {
-    const found = await options.secrets().secretsFor(userId, namespace);
-    const valid = [found.current, found.previous].filter(
-      (s): s is string => typeof s === "string" && s.length > 0,
-    );
-    const former = (found.former ?? []).filter((s) => s.length > 0 && !valid.includes(s));
-    return { valid, former };
-  }
+  const secrets = secretCache(options);
 
   // Cache misses that arrive in one turn of the event loop share one query (a burst of first
   // callbacks of many tasks costs one round trip, not one each).
@@ -157,20 +120,7 @@ export function createIntakeLookup(options: {
     pending = new Map();
     const keys = [...batch.keys()].filter((key) => KEY_HASH.test(key));
     try {
-      const found = new Map<string, WebhookTarget>();
-      for (let from = 0; from < keys.length; from += MAX_KEYS_PER_QUERY) {
-        const rows = await options.database.query<TargetRow>(
-          targetsStatement(keys.slice(from, from + MAX_KEYS_PER_QUERY)),
-        );
-        for (const row of rows) {
-          found.set(row.webhook_key_hash, {
-            taskId: row.id,
-            userId: Number(row.user_id), // bigint: text from node-postgres
-            namespace: row.namespace,
-            platformTaskId: row.platform_task_id,
-          });
-        }
-      }
+      const found = await readTargets(options.database, keys);
       for (const [keyHash, waiters] of batch) {
         const target = found.get(keyHash);
         if (target) targets.set(keyHash, target);
@@ -210,19 +160,100 @@ export function createIntakeLookup(options: {
     },
     /** Secrets from the cache when fresh; `cached` says whether a reload might tell more. */
     async secrets(userId: number, namespace: string): Promise<{ set: SecretSet; cached: boolean }> {
-      const cached = secretSets.get(`${userId}:${namespace}`);
+      const cached = secrets.cached(userId, namespace);
       if (cached) return { set: cached, cached: true };
-      return { set: await loadSecrets(userId, namespace), cached: false };
+      return { set: await secrets.load(userId, namespace), cached: false };
     },
     /** Drops the cached secrets of an account (its owner just saved or cleared one). */
     forgetSecrets(userId: number, namespace: string): void {
-      secretSets.delete(`${userId}:${namespace}`);
-      secretReads.delete(`${userId}:${namespace}`); // a read already on its way may be stale
+      secrets.forget(userId, namespace);
     },
     /** Reads the secrets again. Only a delivery carrying a valid task key gets here, and keys are
      * known only to the platform, so this is not a read-per-forged-request vector. */
     async reloadSecrets(userId: number, namespace: string): Promise<SecretSet> {
-      return loadSecrets(userId, namespace);
+      return secrets.load(userId, namespace);
+    },
+  };
+}
+
+/** The secrets a delivery for the account may be signed with, as verification takes them. */
+async function readSecretSet(
+  source: WebhookSecretSource,
+  userId: number,
+  namespace: string,
+): Promise<SecretSet> {
+  const found = await source.secretsFor(userId, namespace);
+  const valid = [found.current, found.previous].filter(
+    (s): s is string => typeof s === "string" && s.length > 0,
+  );
+  const former = (found.former ?? []).filter((s) => s.length > 0 && !valid.includes(s));
+  return { valid, former };
+}
+
+/** The tasks waiting for callbacks with these key hashes, by key hash. */
+async function readTargets(
+  database: Pick<Database, "query">,
+  keys: readonly string[],
+): Promise<Map<string, WebhookTarget>> {
+  const found = new Map<string, WebhookTarget>();
+  for (let from = 0; from < keys.length; from += MAX_KEYS_PER_QUERY) {
+    const rows = await database.query<TargetRow>(
+      targetsStatement(keys.slice(from, from + MAX_KEYS_PER_QUERY)),
+    );
+    for (const row of rows) {
+      found.set(row.webhook_key_hash, {
+        taskId: row.id,
+        userId: Number(row.user_id), // bigint: text from node-postgres
+        namespace: row.namespace,
+        platformTaskId: row.platform_task_id,
+      });
+    }
+  }
+  return found;
+}
+
+/** The accounts' secret sets, cached for `secretTtlMs`, each read once however many wait for it. */
+function secretCache(options: {
+  secrets: () => WebhookSecretSource;
+  now: () => number;
+  secretTtlMs?: number;
+}) {
+  const secretSets = new TtlCache<SecretSet>(options.secretTtlMs ?? 30_000, 20_000, options.now);
+
+  // Reads in flight by account: the deliveries that miss the cache while one is on its way wait
+  // for it instead of each reading again. Without this, a cold cache under load (an instance
+  // that just started) sends a read per delivery until the first answers, and those reads fill
+  // the pool that the batches need.
+  const secretReads = new Map<string, Promise<SecretSet>>();
+
+  function loadSecrets(userId: number, namespace: string): Promise<SecretSet> {
+    const key = `${userId}:${namespace}`;
+    const inFlight = secretReads.get(key);
+    if (inFlight) return inFlight;
+    const read = readSecretSet(options.secrets(), userId, namespace).then(
+      (set) => {
+        // Forgotten meanwhile (the owner saved a new secret): answer it, but do not cache it.
+        if (secretReads.get(key) === read) {
+          secretReads.delete(key);
+          secretSets.set(key, set);
+        }
+        return set;
+      },
+      (error: unknown) => {
+        if (secretReads.get(key) === read) secretReads.delete(key);
+        throw error;
+      },
+    );
+    secretReads.set(key, read);
+    return read;
+  }
+
+  return {
+    cached: (userId: number, namespace: string) => secretSets.get(`${userId}:${namespace}`),
+    load: loadSecrets,
+    forget(userId: number, namespace: string): void {
+      secretSets.delete(`${userId}:${namespace}`);
+      secretReads.delete(`${userId}:${namespace}`); // a read already on its way may be stale
     },
   };
 }

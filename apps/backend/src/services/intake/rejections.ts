@@ -102,37 +102,45 @@ export function createRejectionRecorder(options: RejectionRecorderOptions) {
       await flush();
     },
     /** The owner's recent rejections, newest first; `cursor` is the last id of the previous page. */
-    async list(userId: number, limit: number, cursor?: number): Promise<RejectionPage> {
-      const rows = await options.db
-        .select({ rejection: webhookRejections, namespace: tasks.namespace })
-        .from(webhookRejections)
-        .leftJoin(tasks, eq(tasks.id, webhookRejections.taskId))
-        .where(
-          and(
-            eq(webhookRejections.userId, userId),
-            cursor === undefined ? undefined : lt(webhookRejections.id, cursor),
-          ),
-        )
-        .orderBy(desc(webhookRejections.id))
-        .limit(limit + 1);
-      const page = rows.slice(0, limit);
-      return {
-        rejections: page.map(({ rejection: r, namespace }) => ({
-          id: r.id,
-          task_id: r.taskId,
-          namespace,
-          reason: r.reason,
-          message: r.message,
-          diagnoses: r.diagnoses ?? null,
-          http_status: r.httpStatus,
-          received_at: r.receivedAt.toISOString(),
-        })),
-        next_cursor:
-          rows.length > limit && page.length > 0
-            ? String(page[page.length - 1]?.rejection.id)
-            : null,
-      };
+    list(userId: number, limit: number, cursor?: number): Promise<RejectionPage> {
+      return listRejections(options, userId, limit, cursor);
     },
+  };
+}
+
+/** The owner's recent rejections, newest first; `cursor` is the last id of the previous page. */
+async function listRejections(
+  options: RejectionRecorderOptions,
+  userId: number,
+  limit: number,
+  cursor?: number,
+): Promise<RejectionPage> {
+  const rows = await options.db
+    .select({ rejection: webhookRejections, namespace: tasks.namespace })
+    .from(webhookRejections)
+    .leftJoin(tasks, eq(tasks.id, webhookRejections.taskId))
+    .where(
+      and(
+        eq(webhookRejections.userId, userId),
+        cursor === undefined ? undefined : lt(webhookRejections.id, cursor),
+      ),
+    )
+    .orderBy(desc(webhookRejections.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return {
+    rejections: page.map(({ rejection: r, namespace }) => ({
+      id: r.id,
+      task_id: r.taskId,
+      namespace,
+      reason: r.reason,
+      message: r.message,
+      diagnoses: r.diagnoses ?? null,
+      http_status: r.httpStatus,
+      received_at: r.receivedAt.toISOString(),
+    })),
+    next_cursor:
+      rows.length > limit && page.length > 0 ? String(page[page.length - 1]?.rejection.id) : null,
   };
 }
 

@@ -128,7 +128,7 @@ export function saveTasksStatement(
   // One text (and prepared statement) per set of changed columns: a few in practice. `t.id =
   // any($2)` is for the planner: it counts 100 rows for any jsonb_to_recordset and joined them
   // against a scan of the whole tasks table, a cost that grows with the history; with the ids it
-  // reads the rows by primary key (test/intake-plans.test.ts holds it).
+  // reads the rows by primary key (test/intake/plans.test.ts holds it).
   const text = `update tasks as t set ${set}
     from jsonb_to_recordset($1::jsonb) as u(${shape})
     where t.id = u.id and t.id = any($2::uuid[])`;
