@@ -142,36 +142,7 @@ export function authRouter(deps: AppDeps) {
         const { handoffCode } = await signIn.complete(attempt, query.code);
         return back({ code: handoffCode });
       } catch (error) {
-        const code = isPlatformError(error) ? error.code : undefined;
-        logger.warn(
-          { requestId: c.get("requestId"), platformError: code ?? describeError(error) },
-          "sign-in could not be completed",
-        );
-        if (error instanceof InsufficientScopeError) {
-          return back({
-            error: "insufficient_scope",
-            error_description:
-              "Overture needs the api_key permission to use your access tokens; sign in again and allow it.",
-          });
-        }
-        if (code === "OAUTH_INVALID_CLIENT") {
-          logger.error({ requestId: c.get("requestId"), platformError: code }, CLIENT_REJECTED_LOG);
-          return back({
-            error: BACKEND_MISCONFIGURED,
-            error_description: BACKEND_MISCONFIGURED_MESSAGE,
-          });
-        }
-        if (code === "OAUTH_INVALID_GRANT") {
-          return back({
-            error: INVALID_GRANT,
-            error_description:
-              "The platform refused the authorization code (expired or already used); sign in again.",
-          });
-        }
-        return back({
-          error: "server_error",
-          error_description: "The sign-in could not be completed; try again.",
-        });
+        return back(signInFailure(error, logger, c.get("requestId")));
       }
     })
     .openapi({ ...token, middleware: tokenLimit }, async (c) => {
@@ -197,6 +168,44 @@ export function authRouter(deps: AppDeps) {
       await sessions.revoke(userId, sessionId);
       return c.body(null, 204);
     });
+}
+
+/**
+ * What the extension's redirect carries when the code exchange fails: an OAuth error code and a
+ * sentence a person can act on. The platform's own answer goes to the log only, by its code.
+ */
+function signInFailure(
+  error: unknown,
+  logger: AppDeps["logger"],
+  requestId: string,
+): Record<string, string> {
+  const code = isPlatformError(error) ? error.code : undefined;
+  logger.warn(
+    { requestId, platformError: code ?? describeError(error) },
+    "sign-in could not be completed",
+  );
+  if (error instanceof InsufficientScopeError) {
+    return {
+      error: "insufficient_scope",
+      error_description:
+        "Overture needs the api_key permission to use your access tokens; sign in again and allow it.",
+    };
+  }
+  if (code === "OAUTH_INVALID_CLIENT") {
+    logger.error({ requestId, platformError: code }, CLIENT_REJECTED_LOG);
+    return { error: BACKEND_MISCONFIGURED, error_description: BACKEND_MISCONFIGURED_MESSAGE };
+  }
+  if (code === "OAUTH_INVALID_GRANT") {
+    return {
+      error: INVALID_GRANT,
+      error_description:
+        "The platform refused the authorization code (expired or already used); sign in again.",
+    };
+  }
+  return {
+    error: "server_error",
+    error_description: "The sign-in could not be completed; try again.",
+  };
 }
 
 // Only the error's class name is logged: its message or cause may quote the platform's answer.
