@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { queryRows } from "../../db/rows.ts";
@@ -11,6 +10,7 @@ import { analyseAudio, type Analysis } from "./analyse.ts";
 import { ArchiveError, createDownloader, type Downloaded, RefusedUrlError } from "./download.ts";
 import { checkQuota, lockUserArchive } from "./quota.ts";
 import { RENDITION_CONTENT_TYPE } from "./rendition.ts";
+import { makeScratch, removeStaleScratch, scratchRoot } from "./scratch.ts";
 import type { FileStore } from "./store.ts";
 
 export interface ArchiverOptions {
@@ -133,30 +133,50 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
   /** Archives one claimed result; false when none can be, for now (no scratch folder). */
   async function archiveOne(task: Claimed): Promise<boolean> {
     const userId = Number(task.user_id);
-    const scratch = files.workDir ?? tmpdir();
     let work: string;
     try {
-      if (files.workDir) await mkdir(files.workDir, { recursive: true });
-      work = await mkdtemp(join(scratch, "overture-archive-"));
+      work = await makeScratch(files.workDir);
     } catch (error) {
-      await noScratch(task, scratch, error);
+      await noScratch(task, scratchRoot(files.workDir), error);
       return false;
     }
+    const stop = new AbortController();
+    inFlight.add(stop);
     try {
       // Over quota already: the platform is not even asked.
       await checkQuota(db, userId, 0, quotaBytes);
       const path = join(work, "original");
-      const downloaded = await downloader.download(task.file_url, path, (declared) =>
-        checkQuota(db, userId, declared, quotaBytes),
+      const downloaded = await downloader.download(
+        task.file_url,
+        path,
+        (declared) => checkQuota(db, userId, declared, quotaBytes),
+        stop.signal,
       );
+      stop.signal.throwIfAborted();
       const extra = await analyse(task.id, path, downloaded.bytes);
+      stop.signal.throwIfAborted();
       await store(task, userId, path, downloaded, extra);
     } catch (error) {
-      await failed(task, error);
+      if (stop.signal.aborted) await releaseLease(task);
+      else await failed(task, error);
     } finally {
+      inFlight.delete(stop);
       await rm(work, { recursive: true, force: true });
     }
     return true;
+  }
+
+  /**
+   * Stopped mid-way: the lease goes at once (no attempt spent), so another instance, or this one
+   * once restarted, takes the result now rather than in ten minutes.
+   */
+  async function releaseLease(task: Claimed): Promise<void> {
+    const now = new Date(clock.now()).toISOString();
+    await db.execute(
+      sql`update tasks set archive_next_at = ${now}::timestamptz
+          where id = ${task.id} and archive_status = 'pending'`,
+    );
+    logger.info({ taskId: task.id }, "archiving stopped by shutdown; the result is released");
   }
 
   /**
@@ -244,10 +264,21 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
     logger.info({ tasks: allowed.length }, "results refused for a host now allowed, queued again");
   }
 
+  /** The abort of every download, analysis or store in progress. */
+  const inFlight = new Set<AbortController>();
+  let halted = false;
+  const nextClaim = (count: number) =>
+    halted || count >= ROUND_LIMIT ? Promise.resolve(undefined) : claim();
+
+  function halt(): void {
+    halted = true;
+    for (const stop of inFlight) stop.abort(new Error("the archiver is stopping"));
+  }
+
   const rounds = periodicRounds({
     run: async () => {
       let count = 0;
-      for (let task = await claim(); task; task = count < ROUND_LIMIT ? await claim() : undefined) {
+      for (let task = await nextClaim(0); task; task = await nextClaim(count)) {
         if (!(await archiveOne(task))) break; // the next ones would find no scratch folder either
         count += 1;
       }
@@ -261,7 +292,19 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
   return {
     ...rounds,
     adoptUnarchived,
+    /**
+     * The first step of a shutdown (SIGTERM): nothing new is claimed, and what is in flight is
+     * aborted; its lease is released and its scratch removed as the round unwinds (`stop` waits).
+     */
+    halt,
+    async stop(): Promise<void> {
+      halt();
+      await rounds.stop();
+    },
     async start(): Promise<void> {
+      halted = false;
+      const stale = await removeStaleScratch(files.workDir, LEASE_MS).catch(() => 0);
+      if (stale > 0) logger.info({ folders: stale }, "stale archive scratch folders removed");
       await adoptUnarchived().catch((error: unknown) => {
         logger.warn({ err: errorMessage(error) }, "queueing earlier results for archiving failed");
       });
