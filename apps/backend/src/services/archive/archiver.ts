@@ -11,7 +11,7 @@ import { ArchiveError, createDownloader, type Downloaded, RefusedUrlError } from
 import { checkQuota, lockUserArchive } from "./quota.ts";
 import { RENDITION_CONTENT_TYPE } from "./rendition.ts";
 import { makeScratch, removeStaleScratch, scratchRoot } from "./scratch.ts";
-import type { FileStore } from "./store.ts";
+import type { FileStore, NewFile, PendingFile } from "./store.ts";
 
 export interface ArchiverOptions {
   files: FileStore;
@@ -82,52 +82,75 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
     }
   }
 
-  /** Stores the files, peaks and the `archived` state at once, or nothing. */
+  /**
+   * Writes the files in small steps (their rows say incomplete, so no reader looks), then marks
+   * them complete with the peaks and the `archived` state in one short transaction, after the
+   * quota check. Anything failing on the way removes what was written.
+   */
   async function store(
     task: Claimed,
     userId: number,
     path: string,
     { contentType, bytes }: Downloaded,
-    extra?: Analysis,
+    extra: Analysis | undefined,
+    stop: AbortSignal,
   ) {
-    const undos: (() => Promise<void>)[] = [];
+    // A crashed or stopped attempt's half-written files.
+    await files.discard(await files.leftovers(task.id));
+    const parts: Omit<NewFile, "taskId" | "userId">[] = [
+      { kind: "original", contentType, bytes, source: { path } },
+    ];
+    if (extra) {
+      const { rendition } = extra;
+      const meta = { contentType: RENDITION_CONTENT_TYPE, bytes: rendition.length };
+      parts.push({ kind: "rendition", ...meta, source: { data: rendition } });
+    }
+    const begun: PendingFile[] = [];
     try {
-      await db.transaction(async (tx) => {
-        const [row] = await tx.select().from(tasks).where(eq(tasks.id, task.id)).for("update");
-        // Deleted meanwhile, or already archived (a lease outlived): nothing to store.
-        if (row?.archiveStatus !== "pending") return;
-        await lockUserArchive(tx, userId);
-        const base = { taskId: task.id, userId };
-        const original = { ...base, kind: "original" as const, contentType, bytes };
-        undos.push((await files.save(tx, { ...original, source: { path } })).undo);
-        if (extra) {
-          const rendition = {
-            ...base,
-            kind: "rendition" as const,
-            contentType: RENDITION_CONTENT_TYPE,
-            bytes: extra.rendition.length,
-          };
-          undos.push(
-            (await files.save(tx, { ...rendition, source: { data: extra.rendition } })).undo,
-          );
-          const { data, ...peaks } = extra.peaks;
-          await tx.insert(archivePeaks).values({
-            taskId: task.id,
-            ...peaks,
-            data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-          });
-        }
-        // The check that counts, with this result's rows written: over the quota, the
-        // transaction rolls back, chunks and all.
-        await checkQuota(tx, userId, 0, quotaBytes);
-        const now = new Date(clock.now());
-        const next = { ...row, archiveStatus: "archived" as const, archiveError: null };
-        await runtime.save(tx, [{ ...next, archiveNextAt: null, updatedAt: now }], "worker", [row]);
-      });
+      for (const { source, ...meta } of parts) {
+        const file = await files.begin(db, { taskId: task.id, userId, ...meta });
+        begun.push(file);
+        await files.fill(file, source, stop);
+      }
+      stop.throwIfAborted();
+      const stored = await markArchived(task, userId, begun, parts, extra);
+      if (!stored) await files.discard(begun);
     } catch (error) {
-      for (const undo of undos) await undo().catch(() => undefined);
+      await files.discard(begun).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** The commit that makes a result visible; false when the task is no longer `pending`. */
+  async function markArchived(
+    task: Claimed,
+    userId: number,
+    begun: readonly PendingFile[],
+    parts: readonly Pick<NewFile, "bytes">[],
+    extra: Analysis | undefined,
+  ): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const [row] = await tx.select().from(tasks).where(eq(tasks.id, task.id)).for("update");
+      // Deleted meanwhile, or already archived (a lease outlived): nothing to store.
+      if (row?.archiveStatus !== "pending") return false;
+      await lockUserArchive(tx, userId);
+      // The check that counts, under the user's lock: over the quota, nothing becomes visible.
+      const needed = parts.reduce((sum, part) => sum + part.bytes, 0);
+      await checkQuota(tx, userId, needed, quotaBytes);
+      if (extra) {
+        const { data, ...peaks } = extra.peaks;
+        await tx.insert(archivePeaks).values({
+          taskId: task.id,
+          ...peaks,
+          data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        });
+      }
+      await files.complete(tx, begun);
+      const now = new Date(clock.now());
+      const next = { ...row, archiveStatus: "archived" as const, archiveError: null };
+      await runtime.save(tx, [{ ...next, archiveNextAt: null, updatedAt: now }], "worker", [row]);
+      return true;
+    });
   }
 
   /** Archives one claimed result; false when none can be, for now (no scratch folder). */
@@ -155,7 +178,7 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
       stop.signal.throwIfAborted();
       const extra = await analyse(task.id, path, downloaded.bytes);
       stop.signal.throwIfAborted();
-      await store(task, userId, path, downloaded, extra);
+      await store(task, userId, path, downloaded, extra, stop.signal);
     } catch (error) {
       if (stop.signal.aborted) await releaseLease(task);
       else await failed(task, error);
@@ -300,6 +323,8 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
     async stop(): Promise<void> {
       halt();
       await rounds.stop();
+      // The timer is gone: only an explicit round (a test, a restart) archives from here.
+      halted = false;
     },
     async start(): Promise<void> {
       halted = false;

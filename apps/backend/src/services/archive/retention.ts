@@ -29,7 +29,8 @@ export function createArchiveRetention(
     const count = await db.transaction(async (tx) => {
       const due = await queryRows<{ task_id: string }>(
         tx,
-        sql`select task_id from archive_files where created_at < ${cutoff.toISOString()}::timestamptz
+        sql`select task_id from archive_files where complete
+              and created_at < ${cutoff.toISOString()}::timestamptz
             order by created_at limit ${BATCH} for update skip locked`,
       );
       const rows = await lockTasks(
