@@ -106,6 +106,7 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
       parts.push({ kind: "rendition", ...meta, source: { data: rendition } });
     }
     const begun: PendingFile[] = [];
+    logger.debug({ taskId: task.id, bytes }, "archiving: storing a result");
     try {
       for (const { source, ...meta } of parts) {
         const file = await files.begin(db, { taskId: task.id, userId, ...meta });
