@@ -129,13 +129,6 @@ export function createFileStore(
       const stream = createReadStream(folderPath(file.path ?? ""), { start, end });
       return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
     },
-
-    /** Removes folder files whose rows are gone (chunks go with their rows). */
-    async removeFiles(files: readonly Pick<ArchiveFileRow, "storage" | "path">[]): Promise<void> {
-      for (const file of files)
-        if (file.storage === "folder" && file.path && options.dir)
-          await rm(folderPath(file.path), { force: true });
-    },
   };
 }
 
