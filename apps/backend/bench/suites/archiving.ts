@@ -252,7 +252,7 @@ async function runOn(driver: "pglite" | "pg", log: (m: string) => void): Promise
 
 const WITHIN_2X = "≤ 2× the same p99 without archiving";
 
-function p99Figure(name: string, [value, reference]: [number, number]): Figure {
+export function p99Figure(name: string, [value, reference]: [number, number]): Figure {
   const met = value <= 2 * reference;
   return figure(name, value, "ms", {
     reference: { name: "no archiving, same run", value: reference },
