@@ -6,13 +6,13 @@ import { queryRows } from "../../db/rows.ts";
 
 /**
  * 64 KiB: one chunk is one INSERT, its own transaction, and on PGlite (one connection, on the
- * event loop's thread) every other query waits for it; 256 KiB held it four times as long.
+ * event loop's thread) every other query waits for it; larger chunks held it longer (BENCHMARKS.md, notes).
  * Files keep the size they were written with (`archive_files.chunk_bytes`).
  */
 export const CHUNK_BYTES = 64 * 1024;
 /** Chunks per SELECT while streaming a file out. */
 const READ_BATCH = 8;
-/** Chunks per DELETE when a file is removed: a 46 MB file in one statement held PGlite ~0.2 s. */
+/** Chunks per DELETE when a file is removed: a whole file in one statement held PGlite too long. */
 const DROP_BATCH = 16;
 
 /**

@@ -26,7 +26,7 @@ export function createArchiveRetention(
 
   /**
    * Hides a batch's files and marks their tasks expired in one short transaction, then drops
-   * the files' bytes a few chunks at a time (one DELETE of a 46 MB result held PGlite ~0.2 s).
+   * the files' bytes a few chunks at a time (one DELETE of a long result holds PGlite too long).
    */
   async function expireBatch(cutoff: Date): Promise<number> {
     let removed: PendingFile[] = [];

@@ -24,8 +24,8 @@ export function createTaskPurge(
   const { db, clock, logger } = runtime.deps;
 
   /**
-   * Three short steps, never one long transaction (a 46 MB result's chunks held PGlite ~0.2 s
-   * in one DELETE): the batch's files are hidden, their bytes dropped a few chunks at a time,
+   * Three short steps, never one long transaction (a long result's chunks in one DELETE hold
+   * PGlite too long): the batch's files are hidden, their bytes dropped a few chunks at a time,
    * then the tasks deleted. A crash in between leaves hidden files the next round takes again.
    */
   async function purgeBatch(cutoff: Date): Promise<number> {
