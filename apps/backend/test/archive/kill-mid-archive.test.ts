@@ -127,4 +127,43 @@ describeEachDriver("the backend SIGKILLed mid-archive [child process]", (driver)
     expect(Buffer.from(whole).equals(Buffer.from(original))).toBe(true);
     expect(scratchFolders()).toEqual([]); // removed by the start
   }, 180_000);
+
+  it("stops well inside the 30 s grace on SIGTERM with four results in flight, and archives all after", async () => {
+    const client = liveClient(child.url);
+    const session = await client.signIn();
+    const tasks: Task[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const created = await client.request("/api/tasks", {
+        method: "POST",
+        session,
+        body: JSON.stringify({ prompt: `stopped ${i}`, duration: SECONDS }),
+      });
+      tasks.push((await created.json()) as Task);
+    }
+    const before = child.lines.filter((l) => l.includes("archiving: storing a result")).length;
+    await waitFor(
+      "the archiver to store one of them",
+      () => child.lines.filter((l) => l.includes("archiving: storing a result")).length > before,
+      60_000,
+      10,
+    );
+    const signalled = Date.now();
+    await child.stop();
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(child.lines.at(-1)).toContain('"stopped"');
+    expect(scratchFolders()).toEqual([]);
+
+    await child.start();
+    await waitFor(
+      "all four archived after the restart",
+      async () => {
+        const seen = await client.listTasks(session);
+        return tasks.every(
+          (task) => seen.find((t) => t.id === task.id)?.archive?.status === "archived",
+        );
+      },
+      150_000,
+      500,
+    );
+  }, 240_000);
 });
