@@ -13,6 +13,7 @@ import { keptNotes } from "./lib/kept-notes.ts";
 import { cpuPressureSince, cpuStallMicros, describeMachine, loadNow } from "./lib/machine.ts";
 import { BACKEND_DIR } from "./lib/procs.ts";
 import { consoleTable, type Section } from "./lib/report.ts";
+import { archivingSuite } from "./suites/archiving.ts";
 import { extensionSuite } from "./suites/extension.ts";
 import { intakeSuite } from "./suites/intake.ts";
 import { listeningSuite } from "./suites/listening.ts";
@@ -36,6 +37,7 @@ const SUITES: { ids: string[]; title: string; run: (s: BenchSettings) => Promise
   { ids: ["6"], title: "extension size and popup start", run: extensionSuite },
   { ids: ["7"], title: "start-up and footprint", run: startupSuite },
   { ids: ["8"], title: "extension listening (issue 14)", run: listeningSuite },
+  { ids: ["9"], title: "archiving a 240 s result", run: archivingSuite },
 ];
 
 const settings = readSettings(log);

@@ -108,6 +108,9 @@ export async function createBackend(
     },
     async beginShutdown() {
       lifecycle.shuttingDown = true;
+      // Archiving a result can take longer than the whole grace period: it stops claiming and
+      // aborts now, not after the drain (services/archive/archiver.ts).
+      deps.services.archive.archiver?.halt();
       await deps.services.liveEvents.stop();
       deps.services.devRelay.streams.endAll();
     },

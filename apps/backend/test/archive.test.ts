@@ -13,7 +13,7 @@ import { describeEachDriver } from "./support/drivers.ts";
 import { startTestBackend, type TestBackend } from "./support/harness.ts";
 import { getTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
 
-/** 10 s of the emulator's compact WAV (22.05 kHz mono): 441 KB, two 256 KiB chunks. */
+/** 10 s of the emulator's compact WAV (22.05 kHz mono): 441 KB, seven 64 KiB chunks. */
 const SECONDS = 10;
 
 describeEachDriver("result archiving into Postgres (the default)", (driver) => {
@@ -51,7 +51,7 @@ describeEachDriver("result archiving into Postgres (the default)", (driver) => {
       mp3_url: `${base}/audio?format=mp3`,
       peaks_url: `${base}/peaks`,
     });
-    expect(await storedRows(t, taskId)).toEqual({ files: 2, chunks: 3, peaks: 1 });
+    expect(await storedRows(t, taskId)).toEqual({ files: 2, chunks: 9, peaks: 1 }); // 64 KiB chunks
   });
 
   it("serves the original whole, byte for byte", async () => {

@@ -75,7 +75,7 @@ function countingEmulator(port: number, backendUrl: string, scale: number, count
   };
 }
 
-async function signIn(backendUrl: string, login: string): Promise<string> {
+export async function signIn(backendUrl: string, login: string): Promise<string> {
   const pkce = await createPkcePair();
   const start = new URL("/auth/start", backendUrl);
   start.search = new URLSearchParams({
@@ -104,7 +104,12 @@ async function signIn(backendUrl: string, login: string): Promise<string> {
   return body.session_token;
 }
 
-async function api<T>(backendUrl: string, session: string, path: string, init: RequestInit = {}) {
+export async function api<T>(
+  backendUrl: string,
+  session: string,
+  path: string,
+  init: RequestInit = {},
+) {
   const response = await fetch(new URL(path, backendUrl), {
     ...init,
     headers: { Authorization: `Bearer ${session}`, "Content-Type": "application/json" },
@@ -115,7 +120,12 @@ async function api<T>(backendUrl: string, session: string, path: string, init: R
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-async function prepareUser(backendUrl: string, login: string, namespace: string, secret?: string) {
+export async function prepareUser(
+  backendUrl: string,
+  login: string,
+  namespace: string,
+  secret?: string,
+) {
   const session = await signIn(backendUrl, login);
   const { tokens } = await api<{ tokens: { id: number; usage_scenario: string }[] }>(
     backendUrl,

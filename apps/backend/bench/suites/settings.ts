@@ -20,7 +20,7 @@ export interface BenchSettings {
   liveMs: number;
   /** Emulator clock scale of the polling benchmark. */
   clockScale: number;
-  /** Suites to run (ids 1–8); all when empty. */
+  /** Suites to run (ids 1–9); all when empty. */
   only: Set<string>;
   log(message: string): void;
 }

@@ -1,5 +1,6 @@
 import {
   bigint,
+  boolean,
   customType,
   index,
   integer,
@@ -26,8 +27,11 @@ export type ArchiveStorage = (typeof ARCHIVE_STORAGES)[number];
 /**
  * One stored file of a task's result: the original as the platform sent it, or the compressed
  * rendition for listening. At most one of each kind per task (a database constraint: a result is
- * archived once, whichever instance finishes first). Rows are written in the same transaction as
- * their chunks, so a row always names a whole file. Files never change: the id is their ETag.
+ * archived once, whichever instance finishes first). A row is written first, `complete = false`,
+ * then its chunks in small transactions (a long one would hold PGlite, and every other query,
+ * for seconds), then `complete` is set in the transaction that marks the task archived: a reader
+ * sees only whole files, and a crash leaves rows no reader sees, removed when the result is
+ * claimed again. Files never change: the id is their ETag.
  */
 export const archiveFiles = pgTable(
   "archive_files",
@@ -48,6 +52,8 @@ export const archiveFiles = pgTable(
     path: text("path"),
     /** Size of every chunk but the last (`postgres` storage): where a byte range starts. */
     chunkBytes: integer("chunk_bytes").notNull().default(0),
+    /** Whole, and part of an archived result: only these are read, counted or expired. */
+    complete: boolean("complete").notNull().default(true),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,17 +1,17 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { eq, sql } from "drizzle-orm";
-import { queryRows } from "../../db/rows.ts";
-import { archivePeaks, tasks } from "../../db/schema/index.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
+import type { Logger } from "../../lib/logger.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
 import type { TaskRuntime } from "../tasks/runtime.ts";
-import { analyseAudio, type Analysis } from "./analyse.ts";
-import { ArchiveError, createDownloader, type Downloaded, RefusedUrlError } from "./download.ts";
-import { checkQuota, lockUserArchive } from "./quota.ts";
-import { RENDITION_CONTENT_TYPE } from "./rendition.ts";
+import { adoptUnarchived } from "./adopt.ts";
+import { analyseAudio } from "./analyse.ts";
+import { createDownloader } from "./download.ts";
+import { type Claimed, createArchiveLeases, LEASE_MS } from "./leases.ts";
+import { checkQuota } from "./quota.ts";
+import { makeScratch, removeStaleScratch, scratchRoot } from "./scratch.ts";
 import type { FileStore } from "./store.ts";
+import { createResultStore } from "./store-result.ts";
 
 export interface ArchiverOptions {
   files: FileStore;
@@ -21,31 +21,33 @@ export interface ArchiverOptions {
   maxAttempts?: number;
 }
 
-/** Longer than a download may take (2 min) plus analysis and storing: one claim, one fetch. */
-const LEASE_MS = 10 * 60_000;
-/** When a result waits for a scratch folder, it is tried again this much later. */
-const SCRATCH_RETRY_MS = 60_000;
 /** Results archived per round at most; the next round goes on. */
 const ROUND_LIMIT = 10;
 
-interface Claimed {
-  id: string;
-  user_id: string;
-  file_url: string;
+/** Peaks and rendition, or none when the samples cannot be read. */
+async function analyse(logger: Logger, taskId: string, path: string, bytes: number) {
+  try {
+    return await analyseAudio(path, bytes);
+  } catch (error) {
+    // Unreadable samples still leave a playable original: archive it without extras.
+    logger.warn({ taskId, err: errorMessage(error) }, "no peaks or rendition for a result");
+    return undefined;
+  }
 }
 
 /**
  * Copies each successful result before the platform's link expires (spec 8: "usually 24 hours")
  * into the file store, with its waveform peaks and an MP3 rendition. Claims `pending` tasks with
  * `FOR UPDATE SKIP LOCKED` and a lease, like the reconciler, so one instance fetches each result
- * once. The download goes to a scratch file; the files, peaks and the task's `archived` state are
- * then written in one transaction, after the quota check: a failure leaves nothing behind.
+ * once (leases.ts). The download goes to a scratch file; the files are written in small steps and
+ * made visible with the peaks and the `archived` state in one short commit (store-result.ts).
  */
 export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
-  const { db, clock, logger, config } = runtime.deps;
+  const { db, logger, config } = runtime.deps;
   const { files } = options;
   const quotaBytes = config.archive.quotaBytes;
-  const maxAttempts = options.maxAttempts ?? 5;
+  const leases = createArchiveLeases(runtime, options.maxAttempts ?? 5);
+  const results = createResultStore(runtime, files);
   const downloader = createDownloader({
     fetch: options.fetch,
     maxBytes: config.archive.maxFileBytes,
@@ -54,200 +56,59 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
       hosts: config.archive.allowedHosts,
     },
   });
-
-  /** One task at a time: its lease then covers only its own download, however slow the others. */
-  async function claim(): Promise<Claimed | undefined> {
-    const now = new Date(clock.now()).toISOString();
-    const lease = new Date(clock.now() + LEASE_MS).toISOString();
-    const [task] = await queryRows<Claimed>(
-      db,
-      sql`
-      update tasks set archive_next_at = ${lease}::timestamptz
-      where id in (
-        select id from tasks where archive_status = 'pending' and archive_next_at <= ${now}::timestamptz
-          and deleted_at is null -- a deleted track is purged, not archived (restored: archived then)
-        order by archive_next_at limit 1 for update skip locked)
-      returning id, user_id, file_url`,
-    );
-    return task;
-  }
-
-  async function analyse(taskId: string, path: string, bytes: number) {
-    try {
-      return await analyseAudio(path, bytes);
-    } catch (error) {
-      // Unreadable samples still leave a playable original: archive it without extras.
-      logger.warn({ taskId, err: errorMessage(error) }, "no peaks or rendition for a result");
-      return undefined;
-    }
-  }
-
-  /** Stores the files, peaks and the `archived` state at once, or nothing. */
-  async function store(
-    task: Claimed,
-    userId: number,
-    path: string,
-    { contentType, bytes }: Downloaded,
-    extra?: Analysis,
-  ) {
-    const undos: (() => Promise<void>)[] = [];
-    try {
-      await db.transaction(async (tx) => {
-        const [row] = await tx.select().from(tasks).where(eq(tasks.id, task.id)).for("update");
-        // Deleted meanwhile, or already archived (a lease outlived): nothing to store.
-        if (row?.archiveStatus !== "pending") return;
-        await lockUserArchive(tx, userId);
-        const base = { taskId: task.id, userId };
-        const original = { ...base, kind: "original" as const, contentType, bytes };
-        undos.push((await files.save(tx, { ...original, source: { path } })).undo);
-        if (extra) {
-          const rendition = {
-            ...base,
-            kind: "rendition" as const,
-            contentType: RENDITION_CONTENT_TYPE,
-            bytes: extra.rendition.length,
-          };
-          undos.push(
-            (await files.save(tx, { ...rendition, source: { data: extra.rendition } })).undo,
-          );
-          const { data, ...peaks } = extra.peaks;
-          await tx.insert(archivePeaks).values({
-            taskId: task.id,
-            ...peaks,
-            data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-          });
-        }
-        // The check that counts, with this result's rows written: over the quota, the
-        // transaction rolls back, chunks and all.
-        await checkQuota(tx, userId, 0, quotaBytes);
-        const now = new Date(clock.now());
-        const next = { ...row, archiveStatus: "archived" as const, archiveError: null };
-        await runtime.save(tx, [{ ...next, archiveNextAt: null, updatedAt: now }], "worker", [row]);
-      });
-    } catch (error) {
-      for (const undo of undos) await undo().catch(() => undefined);
-      throw error;
-    }
-  }
+  const adopt = () => adoptUnarchived(runtime.deps, (url) => downloader.allows(url));
 
   /** Archives one claimed result; false when none can be, for now (no scratch folder). */
   async function archiveOne(task: Claimed): Promise<boolean> {
     const userId = Number(task.user_id);
-    const scratch = files.workDir ?? tmpdir();
     let work: string;
     try {
-      if (files.workDir) await mkdir(files.workDir, { recursive: true });
-      work = await mkdtemp(join(scratch, "overture-archive-"));
+      work = await makeScratch(files.workDir);
     } catch (error) {
-      await noScratch(task, scratch, error);
+      await leases.noScratch(task, scratchRoot(files.workDir), error);
       return false;
     }
+    const stop = new AbortController();
+    inFlight.add(stop);
     try {
       // Over quota already: the platform is not even asked.
       await checkQuota(db, userId, 0, quotaBytes);
       const path = join(work, "original");
-      const downloaded = await downloader.download(task.file_url, path, (declared) =>
-        checkQuota(db, userId, declared, quotaBytes),
+      const downloaded = await downloader.download(
+        task.file_url,
+        path,
+        (declared) => checkQuota(db, userId, declared, quotaBytes),
+        stop.signal,
       );
-      const extra = await analyse(task.id, path, downloaded.bytes);
-      await store(task, userId, path, downloaded, extra);
+      stop.signal.throwIfAborted();
+      const extra = await analyse(logger, task.id, path, downloaded.bytes);
+      stop.signal.throwIfAborted();
+      await results.store(task, userId, path, downloaded, extra, stop.signal);
     } catch (error) {
-      await failed(task, error);
+      if (stop.signal.aborted) await leases.releaseLease(task);
+      else await leases.failed(task, error);
     } finally {
+      inFlight.delete(stop);
       await rm(work, { recursive: true, force: true });
     }
     return true;
   }
 
-  /**
-   * The machine's fault, not the result's (a read-only /tmp under systemd's ProtectSystem, a full
-   * disk): said loudly, and the task waits a minute without losing an attempt, instead of keeping
-   * its ten-minute lease or failing for good.
-   */
-  async function noScratch(task: Claimed, scratch: string, error: unknown): Promise<void> {
-    logger.error(
-      { taskId: task.id, dir: scratch, err: errorMessage(error) },
-      "archiving waits: no scratch folder could be made (check TMPDIR, or ARCHIVE_DIR)",
-    );
-    const retryAt = new Date(clock.now() + SCRATCH_RETRY_MS).toISOString();
-    await db.execute(
-      sql`update tasks set archive_next_at = ${retryAt}::timestamptz
-          where id = ${task.id} and archive_status = 'pending'`,
-    );
-  }
+  /** The abort of every download, analysis or store in progress. */
+  const inFlight = new Set<AbortController>();
+  let halted = false;
+  const nextClaim = (count: number) =>
+    halted || count >= ROUND_LIMIT ? Promise.resolve(undefined) : leases.claim();
 
-  async function failed(task: Claimed, error: unknown): Promise<void> {
-    const code = error instanceof ArchiveError ? error.code : "download_failed";
-    // Retrying cannot change these answers.
-    const final = code !== "download_failed";
-    // A refusal is worth a warning: the platform (or a leaked webhook secret) named a foreign host.
-    logger[error instanceof RefusedUrlError ? "warn" : "info"](
-      { taskId: task.id, err: errorMessage(error) },
-      "archiving a result failed",
-    );
-    await runtime.update(task.id, "worker", (row, now) => {
-      if (row.archiveStatus !== "pending") return undefined;
-      const attempts = row.archiveAttempts + 1;
-      const expired = row.fileExpiresAt !== null && row.fileExpiresAt.getTime() <= now.getTime();
-      if (final || attempts >= maxAttempts || expired) {
-        return {
-          ...row,
-          archiveStatus: "failed",
-          archiveError: code,
-          archiveAttempts: attempts,
-          archiveNextAt: null,
-          updatedAt: now,
-        };
-      }
-      return {
-        ...row,
-        archiveAttempts: attempts,
-        archiveNextAt: new Date(now.getTime() + 30_000 * 2 ** attempts),
-      };
-    });
-  }
-
-  /**
-   * Results whose link still works are queued once when an archiver starts if they were never
-   * tried (they finished while archiving was off, or before it was on by default) or were refused
-   * for a host the allow-list takes now (the operator added the platform's file host to
-   * ARCHIVE_ALLOWED_HOSTS and restarted): nothing is lost by upgrading or by fixing the list.
-   */
-  async function adoptUnarchived(): Promise<void> {
-    const now = new Date(clock.now()).toISOString();
-    const linkWorks = sql`file_url is not null and deleted_at is null
-      and (file_expires_at is null or file_expires_at > ${now}::timestamptz)`;
-    const adopted = await queryRows<{ id: string }>(
-      db,
-      sql`update tasks set archive_status = 'pending', archive_next_at = ${now}::timestamptz
-          where status = 'success' and archive_status is null and ${linkWorks}
-          returning id`,
-    );
-    if (adopted.length > 0)
-      logger.info({ tasks: adopted.length }, "earlier results queued for archiving");
-    const refused = await queryRows<Claimed>(
-      db,
-      sql`select id, user_id, file_url from tasks
-          where archive_status = 'failed' and archive_error = 'url_refused' and ${linkWorks}`,
-    );
-    const allowed = refused.filter((task) => downloader.allows(task.file_url)).map((t) => t.id);
-    if (allowed.length === 0) return;
-    await db.execute(
-      sql`update tasks set archive_status = 'pending', archive_error = null, archive_attempts = 0,
-            archive_next_at = ${now}::timestamptz
-          where archive_status = 'failed' and archive_error = 'url_refused'
-            and id in (${sql.join(
-              allowed.map((id) => sql`${id}`),
-              sql`, `,
-            )})`,
-    );
-    logger.info({ tasks: allowed.length }, "results refused for a host now allowed, queued again");
+  function halt(): void {
+    halted = true;
+    for (const stop of inFlight) stop.abort(new Error("the archiver is stopping"));
   }
 
   const rounds = periodicRounds({
     run: async () => {
       let count = 0;
-      for (let task = await claim(); task; task = count < ROUND_LIMIT ? await claim() : undefined) {
+      for (let task = await nextClaim(0); task; task = await nextClaim(count)) {
         if (!(await archiveOne(task))) break; // the next ones would find no scratch folder either
         count += 1;
       }
@@ -260,9 +121,23 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
   });
   return {
     ...rounds,
-    adoptUnarchived,
+    adoptUnarchived: adopt,
+    /**
+     * The first step of a shutdown (SIGTERM): nothing new is claimed, and what is in flight is
+     * aborted; its lease is released and its scratch removed as the round unwinds (`stop` waits).
+     */
+    halt,
+    async stop(): Promise<void> {
+      halt();
+      await rounds.stop();
+      // The timer is gone: only an explicit round (a test, a restart) archives from here.
+      halted = false;
+    },
     async start(): Promise<void> {
-      await adoptUnarchived().catch((error: unknown) => {
+      halted = false;
+      const stale = await removeStaleScratch(files.workDir, LEASE_MS).catch(() => 0);
+      if (stale > 0) logger.info({ folders: stale }, "stale archive scratch folders removed");
+      await adopt().catch((error: unknown) => {
         logger.warn({ err: errorMessage(error) }, "queueing earlier results for archiving failed");
       });
       await rounds.start();

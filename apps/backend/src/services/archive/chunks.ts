@@ -1,68 +1,83 @@
 import { createReadStream } from "node:fs";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "drizzle-orm";
-import type { AppDatabase, Transaction } from "../../db/client.ts";
+import type { AppDatabase } from "../../db/client.ts";
 import { queryRows } from "../../db/rows.ts";
 
-/** 256 KiB: a seek costs at most this much extra reading; a 46 MB WAV is ~180 rows. */
-export const CHUNK_BYTES = 256 * 1024;
-/** Chunks per INSERT (2 MiB of parameters) and per SELECT while streaming. */
-const BATCH = 8;
+/**
+ * 64 KiB: one chunk is one INSERT, its own transaction, and on PGlite (one connection, on the
+ * event loop's thread) every other query waits for it; larger chunks held it longer (BENCHMARKS.md, notes).
+ * Files keep the size they were written with (`archive_files.chunk_bytes`).
+ */
+export const CHUNK_BYTES = 64 * 1024;
+/** Chunks per SELECT while streaming a file out. */
+const READ_BATCH = 8;
+/** Chunks per DELETE when a file is removed: a whole file in one statement held PGlite too long. */
+const DROP_BATCH = 16;
 
 /**
  * Bytes travel as base64 text, decoded and encoded by Postgres itself: PGlite otherwise turns
  * bytea parameters and results into hex in JavaScript, measured here 5× slower to write and 16×
  * slower to read (40 × 256 KiB: 1.5 s against 0.3 s); node-postgres parses hex results in
- * JavaScript too.
+ * JavaScript too. Between chunks the event loop and the other queries get their turn.
  */
-async function insertChunks(
-  tx: Transaction,
-  fileId: string,
-  rows: { seq: number; data: Buffer }[],
-) {
-  if (rows.length === 0) return;
-  const values = rows.map(
-    (row) => sql`(${fileId}::uuid, ${row.seq}, decode(${row.data.toString("base64")}, 'base64'))`,
+async function insertChunk(db: AppDatabase, fileId: string, seq: number, data: Buffer) {
+  await db.execute(
+    sql`insert into archive_chunks (file_id, seq, data)
+        values (${fileId}::uuid, ${seq}, decode(${data.toString("base64")}, 'base64'))`,
   );
-  await tx.execute(
-    sql`insert into archive_chunks (file_id, seq, data) values ${sql.join(values, sql`, `)}`,
-  );
+  await nextTurn();
 }
 
 /**
- * Copies a file into `archive_chunks` inside the caller's transaction: if anything fails later
- * in it, no chunk remains. Reads `CHUNK_BYTES` at a time, so memory stays at one batch.
+ * Copies a file into `archive_chunks`, a chunk per statement (the file's row says it is not
+ * complete yet, so no reader looks). `stop` ends it between two chunks.
  */
-export async function writeChunks(tx: Transaction, fileId: string, path: string): Promise<void> {
+export async function writeChunks(
+  db: AppDatabase,
+  fileId: string,
+  path: string,
+  stop?: AbortSignal,
+): Promise<void> {
   let seq = 0;
-  let batch: { seq: number; data: Buffer }[] = [];
-  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
   let pending: Buffer = Buffer.alloc(0);
-  const flush = async () => {
-    await insertChunks(tx, fileId, batch);
-    batch = [];
-  };
-  const push = async (data: Buffer) => {
-    batch.push({ seq: seq++, data });
-    if (batch.length === BATCH) await flush();
-  };
+  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
   for await (const piece of stream as AsyncIterable<Buffer>) {
     pending = pending.length > 0 ? Buffer.concat([pending, piece]) : piece;
     while (pending.length >= CHUNK_BYTES) {
-      await push(pending.subarray(0, CHUNK_BYTES));
+      stop?.throwIfAborted();
+      await insertChunk(db, fileId, seq++, pending.subarray(0, CHUNK_BYTES));
       pending = pending.subarray(CHUNK_BYTES);
     }
   }
-  if (pending.length > 0) await push(pending);
-  await flush();
+  if (pending.length > 0) await insertChunk(db, fileId, seq, pending);
 }
 
 /** Writes an in-memory file (the rendition) the same way. */
-export async function writeChunksOf(tx: Transaction, fileId: string, bytes: Buffer): Promise<void> {
-  for (let start = 0, seq = 0; start < bytes.length; seq += BATCH) {
-    const rows = [];
-    for (let i = 0; i < BATCH && start < bytes.length; i += 1, start += CHUNK_BYTES)
-      rows.push({ seq: seq + i, data: bytes.subarray(start, start + CHUNK_BYTES) });
-    await insertChunks(tx, fileId, rows);
+export async function writeChunksOf(
+  db: AppDatabase,
+  fileId: string,
+  bytes: Buffer,
+  stop?: AbortSignal,
+): Promise<void> {
+  for (let start = 0, seq = 0; start < bytes.length; start += CHUNK_BYTES, seq += 1) {
+    stop?.throwIfAborted();
+    await insertChunk(db, fileId, seq, bytes.subarray(start, start + CHUNK_BYTES));
+  }
+}
+
+/** Deletes a file's chunks a few at a time, so removing a 46 MB file never holds the database. */
+export async function dropChunks(db: AppDatabase, fileId: string): Promise<void> {
+  for (;;) {
+    const gone = await queryRows(
+      db,
+      sql`delete from archive_chunks where file_id = ${fileId}::uuid and seq in (
+            select seq from archive_chunks where file_id = ${fileId}::uuid
+            order by seq limit ${DROP_BATCH})
+          returning 1`,
+    );
+    if (gone.length < DROP_BATCH) return;
+    await nextTurn();
   }
 }
 
@@ -82,7 +97,7 @@ export function readChunks(
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const upTo = Math.min(last, seq + BATCH - 1);
+        const upTo = Math.min(last, seq + READ_BATCH - 1);
         const rows = await queryRows<{ seq: number; data: string }>(
           db,
           sql`select seq, encode(data, 'base64') as data from archive_chunks

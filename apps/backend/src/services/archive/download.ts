@@ -67,8 +67,9 @@ export function createDownloader(options: {
   }
 
   /** GET with every redirect checked first: a 3xx must not lead the download off the list. */
-  async function fetchAllowed(target: string): Promise<Response> {
-    const signal = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
+  async function fetchAllowed(target: string, stop?: AbortSignal): Promise<Response> {
+    const timeout = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
+    const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
     let url = checked(target);
     for (let hop = 0; ; hop += 1) {
       const response = await options.fetch(url, { signal, redirect: "manual" });
@@ -96,8 +97,10 @@ export function createDownloader(options: {
       path: string,
       /** Called with the announced length (0: none) before the body is read; throws to refuse. */
       admit: (declaredBytes: number) => Promise<void> = () => Promise.resolve(),
+      /** Aborts the download (the archiver stopping): the body stops being read at once. */
+      stop?: AbortSignal,
     ): Promise<Downloaded> {
-      const response = await fetchAllowed(url);
+      const response = await fetchAllowed(url, stop);
       if (!response.ok || !response.body) {
         await response.body?.cancel();
         throw new ArchiveError(`HTTP ${response.status}`);
@@ -125,11 +128,10 @@ export function createDownloader(options: {
           callback(bytes > maxBytes ? new TooLargeError(maxBytes) : null, chunk);
         },
       });
-      await pipeline(
-        Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>),
-        cap,
-        createWriteStream(path),
-      );
+      const source = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+      const target = createWriteStream(path);
+      if (stop) await pipeline(source, cap, target, { signal: stop });
+      else await pipeline(source, cap, target);
       return { contentType, bytes };
     },
   };

@@ -37,7 +37,10 @@ export function createArchiveServices(
      */
     async audioFile(taskId: string, format: AudioFormat) {
       // A task has at most its original and its rendition: both in one query.
-      const stored = await db.select().from(archiveFiles).where(eq(archiveFiles.taskId, taskId));
+      const stored = await db
+        .select()
+        .from(archiveFiles)
+        .where(and(eq(archiveFiles.taskId, taskId), eq(archiveFiles.complete, true)));
       const chosen = fileFor(stored, format);
       return chosen && (await files.readable(chosen)) ? chosen : undefined;
     },
@@ -56,6 +59,7 @@ export function createArchiveServices(
         .where(
           and(
             eq(archiveFiles.taskId, taskId),
+            eq(archiveFiles.complete, true),
             eq(tasks.userId, userId),
             isNull(tasks.deletedAt),
             eq(tasks.archiveStatus, "archived"),

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Transaction } from "../../db/client.ts";
 import { queryRows, type Executor } from "../../db/rows.ts";
 import { archiveFiles } from "../../db/schema/index.ts";
@@ -14,12 +14,12 @@ export class QuotaExceededError extends ArchiveError {
   }
 }
 
-/** Bytes of archived files (originals and renditions) the user holds. */
+/** Bytes of archived files (originals and renditions) the user holds; half-written ones do not count. */
 export async function archiveUsage(db: Executor, userId: number): Promise<number> {
   const [row] = await db
     .select({ used: sql<string | null>`sum(${archiveFiles.bytes})` })
     .from(archiveFiles)
-    .where(eq(archiveFiles.userId, userId));
+    .where(and(eq(archiveFiles.userId, userId), eq(archiveFiles.complete, true)));
   return Number(row?.used ?? 0);
 }
 

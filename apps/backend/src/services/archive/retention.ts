@@ -1,11 +1,11 @@
 import { inArray, sql } from "drizzle-orm";
 import { queryRows } from "../../db/rows.ts";
-import { archiveFiles, archivePeaks, type ArchiveFileRow } from "../../db/schema/index.ts";
+import { archiveFiles, archivePeaks } from "../../db/schema/index.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
 import { lockTasks } from "../tasks/store.ts";
 import type { TaskRuntime } from "../tasks/runtime.ts";
 import { requeueQuotaRefused } from "./quota.ts";
-import type { FileStore } from "./store.ts";
+import type { FileStore, PendingFile } from "./store.ts";
 
 /** Tasks expired per transaction; a round repeats until a batch comes back short. */
 const BATCH = 100;
@@ -24,12 +24,17 @@ export function createArchiveRetention(
   const { db, clock, logger, config } = runtime.deps;
   const retentionMs = config.archive.retentionMs;
 
+  /**
+   * Hides a batch's files and marks their tasks expired in one short transaction, then drops
+   * the files' bytes a few chunks at a time (one DELETE of a long result holds PGlite too long).
+   */
   async function expireBatch(cutoff: Date): Promise<number> {
-    let removed: Pick<ArchiveFileRow, "storage" | "path">[] = [];
+    let removed: PendingFile[] = [];
     const count = await db.transaction(async (tx) => {
       const due = await queryRows<{ task_id: string }>(
         tx,
-        sql`select task_id from archive_files where created_at < ${cutoff.toISOString()}::timestamptz
+        sql`select task_id from archive_files where complete
+              and created_at < ${cutoff.toISOString()}::timestamptz
             order by created_at limit ${BATCH} for update skip locked`,
       );
       const rows = await lockTasks(
@@ -39,9 +44,10 @@ export function createArchiveRetention(
       const ids = [...rows.keys()];
       if (ids.length === 0) return 0;
       removed = await tx
-        .delete(archiveFiles)
+        .update(archiveFiles)
+        .set({ complete: false })
         .where(inArray(archiveFiles.taskId, ids))
-        .returning({ storage: archiveFiles.storage, path: archiveFiles.path });
+        .returning({ id: archiveFiles.id, storage: archiveFiles.storage, path: archiveFiles.path });
       await tx.delete(archivePeaks).where(inArray(archivePeaks.taskId, ids));
       const now = new Date(clock.now());
       // Another instance's batch may have expired a task of this one first: no second event.
@@ -59,12 +65,28 @@ export function createArchiveRetention(
       );
       return ids.length;
     });
-    await options.files.removeFiles(removed);
+    await options.files.discard(removed);
     return count;
+  }
+
+  /**
+   * Hidden files no archiver will finish: of tasks expired, failed or purged-to-be while a
+   * crash interrupted their removal (a pending task's are removed when it is claimed again).
+   */
+  async function discardAbandoned(): Promise<number> {
+    const abandoned = await queryRows<PendingFile>(
+      db,
+      sql`select f.id, f.storage, f.path from archive_files f join tasks t on t.id = f.task_id
+          where not f.complete and t.archive_status is distinct from 'pending'`,
+    );
+    await options.files.discard(abandoned);
+    return abandoned.length;
   }
 
   return periodicRounds({
     run: async () => {
+      const abandoned = await discardAbandoned();
+      if (abandoned > 0) logger.info({ files: abandoned }, "abandoned archive files removed");
       if (retentionMs === null) return 0;
       const cutoff = new Date(clock.now() - retentionMs);
       let total = 0;

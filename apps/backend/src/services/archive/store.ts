@@ -3,14 +3,16 @@ import { randomUUID } from "node:crypto";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { Readable } from "node:stream";
-import type { AppDatabase, Transaction } from "../../db/client.ts";
+import { and, eq, inArray } from "drizzle-orm";
+import type { AppDatabase } from "../../db/client.ts";
+import type { Executor } from "../../db/rows.ts";
 import {
   archiveFiles,
   type ArchiveFileKind,
   type ArchiveFileRow,
   type ArchiveStorage,
 } from "../../db/schema/index.ts";
-import { CHUNK_BYTES, readChunks, writeChunks, writeChunksOf } from "./chunks.ts";
+import { CHUNK_BYTES, dropChunks, readChunks, writeChunks, writeChunksOf } from "./chunks.ts";
 
 export interface NewFile {
   taskId: string;
@@ -22,10 +24,14 @@ export interface NewFile {
   source: { path: string } | { data: Buffer };
 }
 
+/** A file row written but not complete: what `fill`, `complete` and `discard` act on. */
+export type PendingFile = Pick<ArchiveFileRow, "id" | "storage" | "path">;
+
 /**
  * Where archived files live: rows of `archive_chunks` (`postgres`, the default: every instance
- * reads them) or files in ARCHIVE_DIR (`folder`). Either way the `archive_files` row is written in
- * the caller's transaction, so a file is listed only once it is whole.
+ * reads them) or files in ARCHIVE_DIR (`folder`). A file is stored in three steps — its row
+ * (`begin`, not complete), its bytes (`fill`, in small transactions), then `complete` in the
+ * caller's transaction — so a reader sees only whole files, and none holds the database long.
  */
 export function createFileStore(
   db: AppDatabase,
@@ -41,12 +47,10 @@ export function createFileStore(
     /** Scratch space for downloads: inside the folder store (a rename then moves a file in). */
     workDir: options.storage === "folder" ? folderPath(".partial") : undefined,
 
-    /**
-     * Stores a file within `tx`. Returns what undoes the work outside the database when `tx`
-     * rolls back (a folder file written before the commit).
-     */
-    async save(tx: Transaction, file: NewFile): Promise<{ undo: () => Promise<void> }> {
+    /** Writes the row of a file to come, not complete: no reader, quota or expiry counts it. */
+    async begin(tx: Executor, file: Omit<NewFile, "source">): Promise<PendingFile> {
       const id = randomUUID();
+      const path = options.storage === "folder" ? id : null;
       await tx.insert(archiveFiles).values({
         id,
         taskId: file.taskId,
@@ -56,18 +60,57 @@ export function createFileStore(
         bytes: file.bytes,
         storage: options.storage,
         chunkBytes: options.storage === "postgres" ? CHUNK_BYTES : 0,
-        path: options.storage === "folder" ? id : null,
+        path,
+        complete: false,
       });
-      if (options.storage === "postgres") {
-        if ("path" in file.source) await writeChunks(tx, id, file.source.path);
-        else await writeChunksOf(tx, id, file.source.data);
-        return { undo: () => Promise.resolve() };
+      return { id, storage: options.storage, path };
+    },
+
+    /** Writes the bytes of a begun file: chunks a statement each, or a file moved into the folder. */
+    async fill(file: PendingFile, source: NewFile["source"], stop?: AbortSignal): Promise<void> {
+      if (file.storage === "postgres") {
+        if ("path" in source) await writeChunks(db, file.id, source.path, stop);
+        else await writeChunksOf(db, file.id, source.data, stop);
+        return;
       }
-      const target = folderPath(id);
+      const target = folderPath(file.path ?? "");
       await mkdir(options.dir ?? "", { recursive: true });
-      if ("path" in file.source) await rename(file.source.path, target);
-      else await writeFile(target, file.source.data);
-      return { undo: () => rm(target, { force: true }) };
+      if ("path" in source) await rename(source.path, target);
+      else await writeFile(target, source.data);
+    },
+
+    /** Makes begun and filled files readable, within the caller's transaction. */
+    async complete(tx: Executor, stored: readonly PendingFile[]): Promise<void> {
+      if (stored.length === 0) return;
+      await tx
+        .update(archiveFiles)
+        .set({ complete: true })
+        .where(
+          inArray(
+            archiveFiles.id,
+            stored.map((f) => f.id),
+          ),
+        );
+    },
+
+    /**
+     * Removes files and their bytes, chunks a few at a time: a file the archiver gave up on, one
+     * a crash left half-written, or (already hidden) one a purge or retention removes.
+     */
+    async discard(stored: readonly PendingFile[]): Promise<void> {
+      for (const file of stored) {
+        if (file.storage === "postgres") await dropChunks(db, file.id);
+        else if (file.path && options.dir) await rm(folderPath(file.path), { force: true });
+        await db.delete(archiveFiles).where(eq(archiveFiles.id, file.id));
+      }
+    },
+
+    /** The files of `taskId` a stopped or crashed attempt left incomplete. */
+    async leftovers(taskId: string): Promise<PendingFile[]> {
+      return db
+        .select({ id: archiveFiles.id, storage: archiveFiles.storage, path: archiveFiles.path })
+        .from(archiveFiles)
+        .where(and(eq(archiveFiles.taskId, taskId), eq(archiveFiles.complete, false)));
     },
 
     /** Whether the file can be read here (a folder file needs ARCHIVE_DIR, and the file). */
@@ -85,13 +128,6 @@ export function createFileStore(
       if (file.storage === "postgres") return readChunks(db, file.id, file.chunkBytes, start, end);
       const stream = createReadStream(folderPath(file.path ?? ""), { start, end });
       return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
-    },
-
-    /** Removes folder files whose rows are gone (chunks go with their rows). */
-    async removeFiles(files: readonly Pick<ArchiveFileRow, "storage" | "path">[]): Promise<void> {
-      for (const file of files)
-        if (file.storage === "folder" && file.path && options.dir)
-          await rm(folderPath(file.path), { force: true });
     },
   };
 }

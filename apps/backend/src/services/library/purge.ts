@@ -1,6 +1,6 @@
 import { inArray, sql } from "drizzle-orm";
 import { queryRows } from "../../db/rows.ts";
-import { archiveFiles, tasks, type ArchiveFileRow } from "../../db/schema/index.ts";
+import { archiveFiles, tasks } from "../../db/schema/index.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
 import { requeueQuotaRefused } from "../archive/quota.ts";
 import type { FileStore } from "../archive/store.ts";
@@ -13,8 +13,8 @@ const MAX_BATCHES = 20;
 
 /**
  * Removes tasks deleted longer ago than the undo window: the row and everything hanging from it
- * (its events by the trigger of migration 0005; archived files, chunks, peaks and share links by
- * their foreign keys), then the folder store's files once the transaction committed. Every
+ * (its events by the trigger of migration 0005; peaks and share links by their foreign keys; the
+ * archived files first, in small steps: `purgeBatch`). Every
  * instance runs it; `SKIP LOCKED` gives each batch to one of them.
  */
 export function createTaskPurge(
@@ -23,32 +23,52 @@ export function createTaskPurge(
 ) {
   const { db, clock, logger } = runtime.deps;
 
+  /**
+   * Three short steps, never one long transaction (a long result's chunks in one DELETE hold
+   * PGlite too long): the batch's files are hidden, their bytes dropped a few chunks at a time,
+   * then the tasks deleted. A crash in between leaves hidden files the next round takes again.
+   */
   async function purgeBatch(cutoff: Date): Promise<number> {
-    let removed: Pick<ArchiveFileRow, "storage" | "path">[] = [];
-    const count = await db.transaction(async (tx) => {
-      const due = await queryRows<{ id: string; user_id: string }>(
+    const due = await db.transaction(async (tx) => {
+      const rows = await queryRows<{ id: string; user_id: string }>(
         tx,
         sql`select id, user_id from tasks where deleted_at is not null
             and deleted_at <= ${cutoff.toISOString()}::timestamptz
             order by deleted_at limit ${BATCH} for update skip locked`,
       );
-      const ids = due.map((d) => d.id);
-      if (ids.length === 0) return 0;
-      removed = await tx
-        .select({ storage: archiveFiles.storage, path: archiveFiles.path })
-        .from(archiveFiles)
-        .where(inArray(archiveFiles.taskId, ids));
-      await tx.delete(tasks).where(inArray(tasks.id, ids));
-      if (removed.length > 0)
+      if (rows.length === 0) return { rows, files: [] };
+      const files = await tx
+        .update(archiveFiles)
+        .set({ complete: false })
+        .where(
+          inArray(
+            archiveFiles.taskId,
+            rows.map((row) => row.id),
+          ),
+        )
+        .returning({ id: archiveFiles.id, storage: archiveFiles.storage, path: archiveFiles.path });
+      return { rows, files };
+    });
+    if (due.rows.length === 0) return 0;
+    await options.files.discard(due.files);
+    return db.transaction(async (tx) => {
+      const gone = await tx
+        .delete(tasks)
+        .where(
+          inArray(
+            tasks.id,
+            due.rows.map((row) => row.id),
+          ),
+        )
+        .returning({ id: tasks.id });
+      if (due.files.length > 0)
         await requeueQuotaRefused(
           tx,
-          due.map((d) => Number(d.user_id)),
+          due.rows.map((row) => Number(row.user_id)),
           new Date(clock.now()),
         );
-      return ids.length;
+      return gone.length;
     });
-    await options.files.removeFiles(removed);
-    return count;
   }
 
   return periodicRounds({

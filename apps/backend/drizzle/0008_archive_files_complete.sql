@@ -1,0 +1,1 @@
+ALTER TABLE "archive_files" ADD COLUMN "complete" boolean DEFAULT true NOT NULL;

@@ -1,0 +1,89 @@
+import { eq } from "drizzle-orm";
+import { archivePeaks, tasks } from "../../db/schema/index.ts";
+import type { TaskRuntime } from "../tasks/runtime.ts";
+import type { Analysis } from "./analyse.ts";
+import type { Downloaded } from "./download.ts";
+import type { Claimed } from "./leases.ts";
+import { checkQuota, lockUserArchive } from "./quota.ts";
+import { RENDITION_CONTENT_TYPE } from "./rendition.ts";
+import type { FileStore, NewFile, PendingFile } from "./store.ts";
+
+/** Stores a downloaded result: its files in small steps, then one short commit makes it visible. */
+export function createResultStore(runtime: TaskRuntime, files: FileStore) {
+  const { db, clock, logger, config } = runtime.deps;
+  const quotaBytes = config.archive.quotaBytes;
+
+  /**
+   * Writes the files in small steps (their rows say incomplete, so no reader looks), then marks
+   * them complete with the peaks and the `archived` state in one short transaction, after the
+   * quota check. Anything failing on the way removes what was written.
+   */
+  async function store(
+    task: Claimed,
+    userId: number,
+    path: string,
+    { contentType, bytes }: Downloaded,
+    extra: Analysis | undefined,
+    stop: AbortSignal,
+  ) {
+    // A crashed or stopped attempt's half-written files.
+    await files.discard(await files.leftovers(task.id));
+    const parts: Omit<NewFile, "taskId" | "userId">[] = [
+      { kind: "original", contentType, bytes, source: { path } },
+    ];
+    if (extra) {
+      const { rendition } = extra;
+      const meta = { contentType: RENDITION_CONTENT_TYPE, bytes: rendition.length };
+      parts.push({ kind: "rendition", ...meta, source: { data: rendition } });
+    }
+    const begun: PendingFile[] = [];
+    logger.debug({ taskId: task.id, bytes }, "archiving: storing a result");
+    try {
+      for (const { source, ...meta } of parts) {
+        const file = await files.begin(db, { taskId: task.id, userId, ...meta });
+        begun.push(file);
+        await files.fill(file, source, stop);
+      }
+      stop.throwIfAborted();
+      const stored = await markArchived(task, userId, begun, parts, extra);
+      if (!stored) await files.discard(begun);
+    } catch (error) {
+      await files.discard(begun).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The commit that makes a result visible; false when the task is no longer `pending`. */
+  async function markArchived(
+    task: Claimed,
+    userId: number,
+    begun: readonly PendingFile[],
+    parts: readonly Pick<NewFile, "bytes">[],
+    extra: Analysis | undefined,
+  ): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const [row] = await tx.select().from(tasks).where(eq(tasks.id, task.id)).for("update");
+      // Deleted meanwhile, or already archived (a lease outlived): nothing to store.
+      if (row?.archiveStatus !== "pending") return false;
+      await lockUserArchive(tx, userId);
+      // The check that counts, under the user's lock: over the quota, nothing becomes visible.
+      const needed = parts.reduce((sum, part) => sum + part.bytes, 0);
+      await checkQuota(tx, userId, needed, quotaBytes);
+      if (extra) {
+        const { data, ...peaks } = extra.peaks;
+        await tx.insert(archivePeaks).values({
+          taskId: task.id,
+          ...peaks,
+          data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        });
+      }
+      await files.complete(tx, begun);
+      const now = new Date(clock.now());
+      const next = { ...row, archiveStatus: "archived" as const, archiveError: null };
+      await runtime.save(tx, [{ ...next, archiveNextAt: null, updatedAt: now }], "worker", [row]);
+      return true;
+    });
+  }
+
+  return { store };
+}
