@@ -26,7 +26,6 @@ import { createLibrary } from "./library/library.ts";
 import { createTaskPurge } from "./library/purge.ts";
 import { createShareService } from "./library/shares.ts";
 import { createTaskRecord } from "./tasks/record.ts";
-import { withDeps } from "./tasks/runtime.ts";
 import { createDevRelay } from "./dev-relay/index.ts";
 
 /** What the running process knows about itself; read by `/readyz` and shutdown. */
@@ -80,10 +79,7 @@ export function createServices(base: BaseDeps) {
   const record = createTaskRecord(base);
   const dispatch = createDispatch({ ...base, record, proxyTokens, selections, webhookSecrets });
   const { tasks, taskQueue, reconciler } = dispatch;
-  const archive = createArchiveServices(withDeps(record, base), {
-    fetch: base.fetch,
-    vault: base.vault,
-  });
+  const archive = createArchiveServices(record, base);
   const { db, clock } = base;
   const library = createLibrary({
     record,
@@ -92,7 +88,7 @@ export function createServices(base: BaseDeps) {
     createTask: (...args) => tasks.create(...args),
   });
   // Removes deleted tasks and their archived audio once the undo window has passed.
-  const taskPurge = createTaskPurge(withDeps(record, base), { files: archive.files });
+  const taskPurge = createTaskPurge(base, { files: archive.files });
   const shares = createShareService({ record, db, clock, config: base.config });
   const liveEvents = createEventHub({
     database: base.database,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/rows.ts";
-import type { TaskRuntime } from "../tasks/runtime.ts";
+import type { ArchiveDeps } from "./deps.ts";
 import type { Claimed } from "./leases.ts";
 
 /**
@@ -10,7 +10,7 @@ import type { Claimed } from "./leases.ts";
  * ARCHIVE_ALLOWED_HOSTS and restarted): nothing is lost by upgrading or by fixing the list.
  */
 export async function adoptUnarchived(
-  { db, clock, logger }: TaskRuntime["deps"],
+  { db, clock, logger }: ArchiveDeps,
   allows: (url: string) => boolean,
 ): Promise<void> {
   const now = new Date(clock.now()).toISOString();

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
-import type { TaskRuntime } from "../tasks/runtime.ts";
+import type { TaskRecord } from "../tasks/record.ts";
+import type { ArchiveDeps } from "./deps.ts";
 import { adoptUnarchived } from "./adopt.ts";
 import { analyseAudio } from "./analyse.ts";
 import { createDownloader } from "./download.ts";
@@ -42,12 +43,12 @@ async function analyse(logger: Logger, taskId: string, path: string, bytes: numb
  * once (leases.ts). The download goes to a scratch file; the files are written in small steps and
  * made visible with the peaks and the `archived` state in one short commit (store-result.ts).
  */
-export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
-  const { db, logger, config } = runtime.deps;
+export function createArchiver(record: TaskRecord, deps: ArchiveDeps, options: ArchiverOptions) {
+  const { db, logger, config } = deps;
   const { files } = options;
   const quotaBytes = config.archive.quotaBytes;
-  const leases = createArchiveLeases(runtime, options.maxAttempts ?? 5);
-  const results = createResultStore(runtime, files);
+  const leases = createArchiveLeases(record, deps, options.maxAttempts ?? 5);
+  const results = createResultStore(record, deps, files);
   const downloader = createDownloader({
     fetch: options.fetch,
     maxBytes: config.archive.maxFileBytes,
@@ -56,7 +57,7 @@ export function createArchiver(runtime: TaskRuntime, options: ArchiverOptions) {
       hosts: config.archive.allowedHosts,
     },
   });
-  const adopt = () => adoptUnarchived(runtime.deps, (url) => downloader.allows(url));
+  const adopt = () => adoptUnarchived(deps, (url) => downloader.allows(url));
 
   /** Archives one claimed result; false when none can be, for now (no scratch folder). */
   async function archiveOne(task: Claimed): Promise<boolean> {

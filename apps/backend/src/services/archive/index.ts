@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { archiveFiles, archivePeaks, type ArchiveFileRow, tasks } from "../../db/schema/index.ts";
-import { isTaskId, type TaskRuntime } from "../tasks/runtime.ts";
+import { isTaskId, type TaskRecord } from "../tasks/record.ts";
+import type { ArchiveDeps } from "./deps.ts";
 import type { Vault } from "../../lib/vault.ts";
 import { createArchiver } from "./archiver.ts";
 import { type AudioFormat, createMediaLinks } from "./media-links.ts";
@@ -15,10 +16,10 @@ import { createFileStore } from "./store.ts";
  * archiver, but files archived earlier are still served.
  */
 export function createArchiveServices(
-  runtime: TaskRuntime,
-  deps: { fetch: typeof fetch; vault: Vault },
+  record: TaskRecord,
+  deps: ArchiveDeps & { fetch: typeof fetch; vault: Vault },
 ) {
-  const { db, config, clock } = runtime.deps;
+  const { db, config, clock } = deps;
   const storage = config.archive.storage;
   const files = createFileStore(db, {
     storage: storage === "off" ? "postgres" : storage,
@@ -26,8 +27,9 @@ export function createArchiveServices(
   });
   return {
     files,
-    archiver: storage === "off" ? undefined : createArchiver(runtime, { files, fetch: deps.fetch }),
-    retention: createArchiveRetention(runtime, { files }),
+    archiver:
+      storage === "off" ? undefined : createArchiver(record, deps, { files, fetch: deps.fetch }),
+    retention: createArchiveRetention(record, deps, { files }),
 
     mediaLinks: createMediaLinks({ vault: deps.vault, clock, publicUrl: config.publicUrl }),
 

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/rows.ts";
 import { errorMessage } from "../../lib/error-summary.ts";
-import type { TaskRuntime } from "../tasks/runtime.ts";
+import type { TaskRecord } from "../tasks/record.ts";
+import type { ArchiveDeps } from "./deps.ts";
 import { ArchiveError, RefusedUrlError } from "./download.ts";
 
 /** Longer than a download may take (2 min) plus analysis and storing: one claim, one fetch. */
@@ -20,8 +21,8 @@ export interface Claimed {
  * reconciler, so one instance fetches each result once) and each way it ends short of archived:
  * released (a shutdown), postponed (no scratch folder), failed (retried later, or for good).
  */
-export function createArchiveLeases(runtime: TaskRuntime, maxAttempts: number) {
-  const { db, clock, logger } = runtime.deps;
+export function createArchiveLeases(record: TaskRecord, deps: ArchiveDeps, maxAttempts: number) {
+  const { db, clock, logger } = deps;
 
   /** One task at a time: its lease then covers only its own download, however slow the others. */
   async function claim(): Promise<Claimed | undefined> {
@@ -79,7 +80,7 @@ export function createArchiveLeases(runtime: TaskRuntime, maxAttempts: number) {
       { taskId: task.id, err: errorMessage(error) },
       "archiving a result failed",
     );
-    await runtime.update(task.id, "worker", (row, now) => {
+    await record.update(task.id, "worker", (row, now) => {
       if (row.archiveStatus !== "pending") return undefined;
       const attempts = row.archiveAttempts + 1;
       const expired = row.fileExpiresAt !== null && row.fileExpiresAt.getTime() <= now.getTime();

@@ -3,7 +3,8 @@ import { queryRows } from "../../db/rows.ts";
 import { archiveFiles, archivePeaks } from "../../db/schema/index.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
 import { lockTasks } from "../tasks/store.ts";
-import type { TaskRuntime } from "../tasks/runtime.ts";
+import type { TaskRecord } from "../tasks/record.ts";
+import type { ArchiveDeps } from "./deps.ts";
 import { requeueQuotaRefused } from "./quota.ts";
 import type { FileStore, PendingFile } from "./store.ts";
 
@@ -18,10 +19,11 @@ const MAX_BATCHES = 50;
  * runs it; `SKIP LOCKED` gives each batch to one of them.
  */
 export function createArchiveRetention(
-  runtime: TaskRuntime,
+  record: TaskRecord,
+  deps: ArchiveDeps,
   options: { files: FileStore; intervalMs?: number },
 ) {
-  const { db, clock, logger, config } = runtime.deps;
+  const { db, clock, logger, config } = deps;
   const retentionMs = config.archive.retentionMs;
 
   /**
@@ -57,7 +59,7 @@ export function createArchiveRetention(
         archiveStatus: "expired" as const,
         updatedAt: now,
       }));
-      await runtime.save(tx, after, "worker", before);
+      await record.save(tx, after, "worker", before);
       await requeueQuotaRefused(
         tx,
         [...rows.values()].map((row) => row.userId),

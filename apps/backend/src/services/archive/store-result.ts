@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { archivePeaks, tasks } from "../../db/schema/index.ts";
-import type { TaskRuntime } from "../tasks/runtime.ts";
+import type { TaskRecord } from "../tasks/record.ts";
+import type { ArchiveDeps } from "./deps.ts";
 import type { Analysis } from "./analyse.ts";
 import type { Downloaded } from "./download.ts";
 import type { Claimed } from "./leases.ts";
@@ -9,8 +10,8 @@ import { RENDITION_CONTENT_TYPE } from "./rendition.ts";
 import type { FileStore, NewFile, PendingFile } from "./store.ts";
 
 /** Stores a downloaded result: its files in small steps, then one short commit makes it visible. */
-export function createResultStore(runtime: TaskRuntime, files: FileStore) {
-  const { db, clock, logger, config } = runtime.deps;
+export function createResultStore(record: TaskRecord, deps: ArchiveDeps, files: FileStore) {
+  const { db, clock, logger, config } = deps;
   const quotaBytes = config.archive.quotaBytes;
 
   /**
@@ -80,7 +81,7 @@ export function createResultStore(runtime: TaskRuntime, files: FileStore) {
       await files.complete(tx, begun);
       const now = new Date(clock.now());
       const next = { ...row, archiveStatus: "archived" as const, archiveError: null };
-      await runtime.save(tx, [{ ...next, archiveNextAt: null, updatedAt: now }], "worker", [row]);
+      await record.save(tx, [{ ...next, archiveNextAt: null, updatedAt: now }], "worker", [row]);
       return true;
     });
   }

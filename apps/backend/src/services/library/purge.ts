@@ -5,7 +5,7 @@ import { periodicRounds } from "../../lib/periodic.ts";
 import { requeueQuotaRefused } from "../archive/quota.ts";
 import type { FileStore } from "../archive/store.ts";
 import { UNDO_WINDOW_MS } from "./library.ts";
-import type { TaskRuntime } from "../tasks/runtime.ts";
+import type { RecordDeps } from "../tasks/record.ts";
 
 /** Tasks purged per transaction; a round repeats until a batch comes back short. */
 const BATCH = 100;
@@ -18,10 +18,10 @@ const MAX_BATCHES = 20;
  * instance runs it; `SKIP LOCKED` gives each batch to one of them.
  */
 export function createTaskPurge(
-  runtime: TaskRuntime,
+  deps: Pick<RecordDeps, "db" | "clock" | "logger">,
   options: { files: FileStore; intervalMs?: number },
 ) {
-  const { db, clock, logger } = runtime.deps;
+  const { db, clock, logger } = deps;
 
   /**
    * Three short steps, never one long transaction (a long result's chunks in one DELETE hold
