@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { fileDownloads, finishedTask } from "./support/archive.ts";
-import { describeEachDriver } from "./support/drivers.ts";
-import { startTestBackend, type TestBackend } from "./support/harness.ts";
-import { setUpTaskUser } from "./support/tasks.ts";
+import { fileDownloads, finishedTask } from "../support/archive.ts";
+import { describeEachDriver } from "../support/drivers.ts";
+import { startTestBackend, type TestBackend } from "../support/harness.ts";
+import { setUpTaskUser } from "../support/tasks.ts";
 
 /** ARCHIVE_STORAGE=off: no archiver, results keep only the platform's link. */
 describeEachDriver("archiving turned off", (driver) => {

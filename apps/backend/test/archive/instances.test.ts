@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Task } from "../src/schemas/task.ts";
-import { archiverOf, fileDownloads, originalBytes, sameBytes } from "./support/archive.ts";
-import { describeEachDriver } from "./support/drivers.ts";
-import { startTestBackend, type TestBackend, type TestInstance } from "./support/harness.ts";
-import { createTask, getTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
+import type { Task } from "../../src/schemas/task.ts";
+import { archiverOf, fileDownloads, originalBytes, sameBytes } from "../support/archive.ts";
+import { describeEachDriver } from "../support/drivers.ts";
+import { startTestBackend, type TestBackend, type TestInstance } from "../support/harness.ts";
+import { createTask, getTask, setUpTaskUser, type TaskUser } from "../support/tasks.ts";
 
 const TASKS = 4;
 

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { tasks } from "../src/db/schema/index.ts";
-import type { Archiver } from "../src/services/archive/archiver.ts";
-import { archiverOf } from "./support/archive.ts";
-import { describeEachDriver } from "./support/drivers.ts";
-import { PLATFORM_BASE_URL, startTestBackend, type TestBackend } from "./support/harness.ts";
-import { createTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
+import { tasks } from "../../src/db/schema/index.ts";
+import type { Archiver } from "../../src/services/archive/archiver.ts";
+import { archiverOf } from "../support/archive.ts";
+import { describeEachDriver } from "../support/drivers.ts";
+import { PLATFORM_BASE_URL, startTestBackend, type TestBackend } from "../support/harness.ts";
+import { createTask, setUpTaskUser, type TaskUser } from "../support/tasks.ts";
 
 // Whoever can sign a webhook chooses `file_url`, so the archiver must only fetch the platform's
 // origin and ARCHIVE_ALLOWED_HOSTS, redirects included (SECURITY.md).

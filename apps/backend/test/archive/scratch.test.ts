@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { archiverOf, fileDownloads, finishedTask } from "./support/archive.ts";
-import { describeEachDriver } from "./support/drivers.ts";
-import { startTestBackend, type TestBackend } from "./support/harness.ts";
-import { getTask, setUpTaskUser } from "./support/tasks.ts";
+import { archiverOf, fileDownloads, finishedTask } from "../support/archive.ts";
+import { describeEachDriver } from "../support/drivers.ts";
+import { startTestBackend, type TestBackend } from "../support/harness.ts";
+import { getTask, setUpTaskUser } from "../support/tasks.ts";
 
 const UNWRITABLE = "/nonexistent/overture-scratch";
 

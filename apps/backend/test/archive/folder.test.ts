@@ -8,10 +8,10 @@ import {
   originalBytes,
   sameBytes,
   storedRows,
-} from "./support/archive.ts";
-import { describeEachDriver } from "./support/drivers.ts";
-import { startTestBackend, type TestBackend } from "./support/harness.ts";
-import { getTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
+} from "../support/archive.ts";
+import { describeEachDriver } from "../support/drivers.ts";
+import { startTestBackend, type TestBackend } from "../support/harness.ts";
+import { getTask, setUpTaskUser, type TaskUser } from "../support/tasks.ts";
 
 const DAY = 86_400_000;
 

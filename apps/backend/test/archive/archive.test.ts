@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Peaks } from "../src/api.ts";
+import type { Peaks } from "../../src/api.ts";
 import {
   archiverOf,
   fileDownloads,
@@ -8,10 +8,10 @@ import {
   originalBytes,
   sameBytes,
   storedRows,
-} from "./support/archive.ts";
-import { describeEachDriver } from "./support/drivers.ts";
-import { startTestBackend, type TestBackend } from "./support/harness.ts";
-import { getTask, setUpTaskUser, type TaskUser } from "./support/tasks.ts";
+} from "../support/archive.ts";
+import { describeEachDriver } from "../support/drivers.ts";
+import { startTestBackend, type TestBackend } from "../support/harness.ts";
+import { getTask, setUpTaskUser, type TaskUser } from "../support/tasks.ts";
 
 /** 10 s of the emulator's compact WAV (22.05 kHz mono): 441 KB, seven 64 KiB chunks. */
 const SECONDS = 10;
