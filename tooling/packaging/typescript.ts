@@ -4,7 +4,12 @@ import { mkdir, realpath, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCommand, type CommandResult } from "./command.ts";
-import type { ScratchProject } from "./pack.ts";
+
+/** The part of a scratch project (pack.ts) that compiling in it uses: its folder and a writer. */
+interface ProjectFolder {
+  readonly dir: string;
+  write(name: string, content: string): Promise<void>;
+}
 
 /**
  * The TypeScript settings a consumer may compile with, by name: Node's two ESM resolutions and
@@ -22,7 +27,7 @@ export type ModuleSetting = keyof typeof MODULE_SETTINGS;
  * Gives the scratch project the `@types/node` of `packageDir` (a link to it), so TypeScript
  * programs that import `node:*` compile there without another install.
  */
-export async function linkNodeTypes(project: ScratchProject, packageDir: URL): Promise<void> {
+export async function linkNodeTypes(project: ProjectFolder, packageDir: URL): Promise<void> {
   const source = await realpath(fileURLToPath(new URL("node_modules/@types/node", packageDir)));
   await mkdir(join(project.dir, "node_modules/@types"), { recursive: true });
   await rm(join(project.dir, "node_modules/@types/node"), { recursive: true, force: true });
@@ -37,7 +42,7 @@ export async function linkNodeTypes(project: ScratchProject, packageDir: URL): P
  * runs as it is); otherwise nothing is written. `tsc` is the path of TypeScript's `bin/tsc`.
  */
 export async function compileTypeScript(
-  project: ScratchProject,
+  project: ProjectFolder,
   files: readonly string[],
   options: { tsc: string; setting: ModuleSetting; emit?: boolean; skipLibCheck?: boolean },
 ): Promise<CommandResult> {

@@ -1,12 +1,11 @@
 import { Fragment } from "preact";
 import { timeLine } from "../../lib/shared/format.ts";
 import { i18n } from "../../lib/shared/i18n.ts";
-import { refusalSentence } from "../../lib/shared/refusals.ts";
+import { type Refusal, refusalSentence } from "../../lib/shared/refusals.ts";
 import { isFinal } from "../../lib/shared/snapshot.ts";
 import type { Task, TaskState } from "../../lib/shared/types.ts";
 import { statusText } from "../../lib/views/texts.ts";
 import { detailLine } from "../../lib/views/track-facts.ts";
-import type { TrackRowProps } from "./track-row.tsx";
 import type { Download } from "./use-download.ts";
 
 /** The colour of a task's state (its mark, its line). */
@@ -53,9 +52,17 @@ function stateParts(task: Task, now: number, estimate: string | undefined): Part
   }
 }
 
+/** What the line says of a row (the row's props it reads). */
+export interface LineFacts {
+  task: Task;
+  now: number;
+  take?: { take: number; of: number } | undefined;
+  refusal?: Refusal | undefined;
+}
+
 /** The line's pieces: a download's progress or outcome, a refusal, else what the task is. */
 export function lineParts(
-  props: TrackRowProps,
+  props: LineFacts,
   download: Download,
   estimate: string | undefined,
 ): { parts: Part[]; tone: string } {
