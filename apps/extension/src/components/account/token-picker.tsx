@@ -85,67 +85,20 @@ export function TokenPicker(props: { snapshot: Snapshot }) {
           {i18n.t("account.organisation")}
         </label>
         {kind === "organisation" ? (
-          <div class="row">
-            <label class="visually-hidden" for="org-ns">
-              {i18n.t("account.organisationName")}
-            </label>
-            <input
-              id="org-ns"
-              type="text"
-              aria-describedby="org-ns-hint"
-              placeholder={i18n.t("account.organisationName")}
-              value={organisation}
-              onInput={(e) => {
-                setOrganisation(e.currentTarget.value);
-              }}
-              style="flex:1"
-            />
-            <button
-              type="button"
-              onClick={() => {
-                load(namespace);
-              }}
-              disabled={!namespace}
-            >
-              {i18n.t("account.loadTokens")}
-            </button>
-          </div>
-        ) : null}
-        {kind === "organisation" ? (
-          <p class="small muted" id="org-ns-hint">
-            {i18n.t("account.namespaceHint", { login })}
-          </p>
+          <OrganisationField
+            login={login}
+            value={organisation}
+            onInput={setOrganisation}
+            onLoad={() => {
+              load(namespace);
+            }}
+            canLoad={namespace !== ""}
+          />
         ) : null}
       </fieldset>
       {tokens?.length === 0 ? <p class="muted small">{i18n.t("account.noTokens")}</p> : null}
       {tokens && tokens.length > 0 ? (
-        <fieldset style="border:0;padding:0;margin:0">
-          <legend class="visually-hidden">{i18n.t("account.token")}</legend>
-          <ul class="token-list">
-            {tokens.map((token) => (
-              <li key={token.id}>
-                <label>
-                  <input
-                    type="radio"
-                    name="token"
-                    checked={chosen === token.id}
-                    onChange={() => {
-                      setChosen(token.id);
-                    }}
-                  />
-                  <span>{token.name}</span>
-                  <span class={`pill ${token.usage_scenario === "paid" ? "ok" : "warn"}`}>
-                    {token.usage_scenario === "paid"
-                      ? i18n.t("account.paid")
-                      : token.usage_scenario === "trial"
-                        ? i18n.t("account.trial")
-                        : token.usage_scenario}
-                  </span>
-                </label>
-              </li>
-            ))}
-          </ul>
-        </fieldset>
+        <TokenChoices tokens={tokens} chosen={chosen} onChoose={setChosen} />
       ) : null}
       {tokens && tokens.length > 0 ? (
         <div class="row">
@@ -166,5 +119,78 @@ export function TokenPicker(props: { snapshot: Snapshot }) {
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** An organisation's name, typed, and the button that lists its tokens. */
+function OrganisationField(props: {
+  login: string;
+  value: string;
+  onInput: (value: string) => void;
+  onLoad: () => void;
+  canLoad: boolean;
+}) {
+  return (
+    <>
+      <div class="row">
+        <label class="visually-hidden" for="org-ns">
+          {i18n.t("account.organisationName")}
+        </label>
+        <input
+          id="org-ns"
+          type="text"
+          aria-describedby="org-ns-hint"
+          placeholder={i18n.t("account.organisationName")}
+          value={props.value}
+          onInput={(e) => {
+            props.onInput(e.currentTarget.value);
+          }}
+          style="flex:1"
+        />
+        <button type="button" onClick={props.onLoad} disabled={!props.canLoad}>
+          {i18n.t("account.loadTokens")}
+        </button>
+      </div>
+      <p class="small muted" id="org-ns-hint">
+        {i18n.t("account.namespaceHint", { login: props.login })}
+      </p>
+    </>
+  );
+}
+
+/** The namespace's tokens as radio buttons, each with whether it is paid or a trial. */
+function TokenChoices(props: {
+  tokens: readonly AccessToken[];
+  chosen: number | null;
+  onChoose: (id: number) => void;
+}) {
+  return (
+    <fieldset style="border:0;padding:0;margin:0">
+      <legend class="visually-hidden">{i18n.t("account.token")}</legend>
+      <ul class="token-list">
+        {props.tokens.map((token) => (
+          <li key={token.id}>
+            <label>
+              <input
+                type="radio"
+                name="token"
+                checked={props.chosen === token.id}
+                onChange={() => {
+                  props.onChoose(token.id);
+                }}
+              />
+              <span>{token.name}</span>
+              <span class={`pill ${token.usage_scenario === "paid" ? "ok" : "warn"}`}>
+                {token.usage_scenario === "paid"
+                  ? i18n.t("account.paid")
+                  : token.usage_scenario === "trial"
+                    ? i18n.t("account.trial")
+                    : token.usage_scenario}
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
   );
 }

@@ -51,7 +51,7 @@ export function ComposePanel(props: {
     // After the render that opened the section: a field inside closed <details> cannot take focus.
     if (focusRequest) document.getElementById(`field-${focusRequest.name}`)?.focus();
   }, [focusRequest]);
-  const { selection, quota } = props.snapshot;
+  const { selection } = props.snapshot;
   if (!form.values) return <div aria-busy="true" />;
   const values = form.values;
 
@@ -97,41 +97,13 @@ export function ComposePanel(props: {
   const common = { onChange: form.change, onBlur: form.blur };
   return (
     <form class="stack" onSubmit={submit} noValidate aria-label={i18n.t("app.compose")}>
-      {selection ? (
-        <p class="muted small">
-          {i18n.t("compose.using", {
-            token: selection.token_name ?? `#${selection.token_id}`,
-            namespace: selection.namespace,
-          })}
-        </p>
-      ) : (
-        <p class="banner warn" role="status">
-          {i18n.t("compose.needToken")}{" "}
-          <button type="button" class="link" onClick={props.onAccount}>
-            {i18n.t("app.account")}
-          </button>
-        </p>
-      )}
-      {quota && quotaFull(quota) ? (
-        <p class="banner warn" role="status" data-testid="quota-full">
-          {i18n.t("state.quotaFull", { max: quota.max_concurrency ?? "?" })}
-        </p>
-      ) : null}
-      <fieldset class="row" style="border:0;padding:0;margin:0">
-        <legend class="small muted">{i18n.t("compose.presets")}</legend>
-        {PRESETS.map((preset) => (
-          <button
-            type="button"
-            key={preset.id}
-            aria-pressed={form.preset === preset.id}
-            onClick={() => {
-              form.usePreset(preset);
-            }}
-          >
-            {i18n.t(`compose.preset.${preset.id}`)}
-          </button>
-        ))}
-      </fieldset>
+      <ComposeBanners snapshot={props.snapshot} onAccount={props.onAccount} />
+      <PresetButtons
+        chosen={form.preset}
+        onChoose={(preset) => {
+          form.usePreset(preset);
+        }}
+      />
       <Field
         {...common}
         name="prompt"
@@ -155,29 +127,19 @@ export function ComposePanel(props: {
         slider
         formatValue={secondsText}
       />
-      <details
-        class="advanced"
-        // A details element is a group, but its summary does not name it: without this a screen
-        // reader entering the fields announces an unnamed group.
-        aria-labelledby="compose-advanced-summary"
+      <AdvancedFields
         open={advancedOpen}
-        onToggle={(e) => {
-          setAdvancedOpen(e.currentTarget.open);
-        }}
-      >
-        <summary id="compose-advanced-summary">{i18n.t("compose.advanced")}</summary>
-        <div class="grid">
-          {ADVANCED_FIELDS.map((name) => (
-            <Field
-              {...common}
-              key={name}
-              name={name}
-              value={values[name]}
-              error={form.messageFor(name)}
-            />
-          ))}
-        </div>
-      </details>
+        onToggle={setAdvancedOpen}
+        render={(name) => (
+          <Field
+            {...common}
+            key={name}
+            name={name}
+            value={values[name]}
+            error={form.messageFor(name)}
+          />
+        )}
+      />
       {problem ? (
         <p class="banner bad" role="alert">
           {problem.text}
@@ -192,5 +154,81 @@ export function ComposePanel(props: {
         </button>
       </div>
     </form>
+  );
+}
+
+/** Which token the form will use, or the way to choose one; and a full quota, said once. */
+function ComposeBanners(props: { snapshot: Snapshot; onAccount: () => void }) {
+  const { selection, quota } = props.snapshot;
+  return (
+    <>
+      {selection ? (
+        <p class="muted small">
+          {i18n.t("compose.using", {
+            token: selection.token_name ?? `#${selection.token_id}`,
+            namespace: selection.namespace,
+          })}
+        </p>
+      ) : (
+        <p class="banner warn" role="status">
+          {i18n.t("compose.needToken")}{" "}
+          <button type="button" class="link" onClick={props.onAccount}>
+            {i18n.t("app.account")}
+          </button>
+        </p>
+      )}
+      {quota && quotaFull(quota) ? (
+        <p class="banner warn" role="status" data-testid="quota-full">
+          {i18n.t("state.quotaFull", { max: quota.max_concurrency ?? "?" })}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** The presets as toggle buttons, the chosen one pressed. */
+function PresetButtons(props: {
+  chosen: string | null | undefined;
+  onChoose: (preset: (typeof PRESETS)[number]) => void;
+}) {
+  return (
+    <fieldset class="row" style="border:0;padding:0;margin:0">
+      <legend class="small muted">{i18n.t("compose.presets")}</legend>
+      {PRESETS.map((preset) => (
+        <button
+          type="button"
+          key={preset.id}
+          aria-pressed={props.chosen === preset.id}
+          onClick={() => {
+            props.onChoose(preset);
+          }}
+        >
+          {i18n.t(`compose.preset.${preset.id}`)}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The engine's settings, folded; kept open or shut by the panel (it opens it for a refused field). */
+function AdvancedFields(props: {
+  open: boolean;
+  onToggle: (open: boolean) => void;
+  render: (name: FieldName) => preact.JSX.Element;
+}) {
+  return (
+    <details
+      class="advanced"
+      // A details element is a group, but its summary does not name it: without this a screen
+      // reader entering the fields announces an unnamed group.
+      aria-labelledby="compose-advanced-summary"
+      open={props.open}
+      onToggle={(e) => {
+        props.onToggle(e.currentTarget.open);
+      }}
+    >
+      <summary id="compose-advanced-summary">{i18n.t("compose.advanced")}</summary>
+      <div class="grid">{ADVANCED_FIELDS.map((name) => props.render(name))}</div>
+    </details>
   );
 }
