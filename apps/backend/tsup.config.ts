@@ -5,7 +5,12 @@ import { defineConfig } from "tsup";
 // PGlite (it loads its .wasm and data files next to its own module) and pg's optional native
 // binding. CommonJS dependencies get a `require` from the banner.
 export default defineConfig({
-  entry: ["src/index.ts", "src/cli.ts"],
+  // The analysis thread starts from a file of its own (services/archive/analysis-thread.ts).
+  entry: {
+    index: "src/index.ts",
+    cli: "src/cli.ts",
+    "analyse-worker": "src/services/archive/analyse-worker.ts",
+  },
   format: "esm",
   platform: "node",
   target: "node20",

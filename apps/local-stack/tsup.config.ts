@@ -9,7 +9,8 @@ import { defineConfig } from "tsup";
 // every workspace resolves them): this build needs none of their dist/ folders, so `pnpm start`
 // runs it at once instead of after core's and the emulator's declaration builds (turbo.json).
 export default defineConfig({
-  entry: ["src/main-job.ts", "src/demo.ts"],
+  // The backend's analysis thread starts from a file of its own, beside the chunk that starts it.
+  entry: ["src/main-job.ts", "src/demo.ts", "src/analyse-worker.ts"],
   format: "esm",
   platform: "node",
   target: "node20",

@@ -83,7 +83,7 @@ async function runToEnd(folder: string, args: string[], env: Record<string, stri
 /**
  * The self-contained backend: `pnpm bundle:backend <folder>` copied outside the repository runs
  * with Node alone — migrate, then serve against a throwaway Postgres database, sign in through
- * the emulator and run a task to success — on every Node major its `engines` names (the others
+ * the emulator, run a task to success and archive its result with its waveform — on every Node major its `engines` names (the others
  * fetched from the npm registry as the `node` package).
  */
 describePg("the bundled backend, outside the repository", () => {
@@ -129,7 +129,7 @@ describePg("the bundled backend, outside the repository", () => {
   });
 
   it.each(TESTED_MAJORS)(
-    "on Node %i: migrates, serves, signs in through the emulator and runs a task to success",
+    "on Node %i: migrates, serves, signs in through the emulator, runs a task to success and archives it",
     async (major) => {
       node = await nodeRuntime(major);
       const database = await throwawayDatabase();
@@ -168,6 +168,17 @@ describePg("the bundled backend, outside the repository", () => {
           (await client.listTasks(session)).find((t) => t.id === task.id)?.status === "success",
         30_000,
       );
+
+      // Archived with its waveform: the analysis thread starts from its own bundled file.
+      await waitFor(
+        "the result to be archived",
+        async () =>
+          (await client.listTasks(session)).find((t) => t.id === task.id)?.archive?.status ===
+          "archived",
+        60_000,
+      );
+      const peaks = await client.request(`/api/tasks/${task.id}/peaks`, { session });
+      expect(peaks.status).toBe(200);
 
       // The maintenance commands run beside a serving instance on Postgres.
       const sessions = await runToEnd(folder, ["sessions", "list", "--user", "demo"], env);

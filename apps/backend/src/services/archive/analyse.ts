@@ -13,8 +13,8 @@ export interface Analysis {
 /**
  * One pass over a downloaded WAV file: its waveform and its MP3 rendition. Undefined when the
  * file is not a WAV this reader understands (PCM 8/16/24/32-bit or 32-bit float): the original
- * is still archived, without peaks or rendition. The file is read in 64 KiB pieces, so encoding
- * a 240 s track gives the event loop a turn every few milliseconds.
+ * is still archived, without peaks or rendition. The file is read in 64 KiB pieces, never whole.
+ * The archiver runs this on a thread of its own (analysis-thread.ts).
  */
 export async function analyseAudio(path: string, size: number): Promise<Analysis | undefined> {
   const handle = await open(path, "r");

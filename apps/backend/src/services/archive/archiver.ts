@@ -6,7 +6,7 @@ import { periodicRounds } from "../../lib/periodic.ts";
 import type { TaskRecord } from "../tasks/record.ts";
 import type { ArchiveDeps } from "./deps.ts";
 import { adoptUnarchived } from "./adopt.ts";
-import { analyseAudio } from "./analyse.ts";
+import { analyseInThread } from "./analysis-thread.ts";
 import { createDownloader } from "./download.ts";
 import { type Claimed, createArchiveLeases, LEASE_MS } from "./leases.ts";
 import { checkQuota } from "./quota.ts";
@@ -25,11 +25,18 @@ export interface ArchiverOptions {
 /** Results archived per round at most; the next round goes on. */
 const ROUND_LIMIT = 10;
 
-/** Peaks and rendition, or none when the samples cannot be read. */
-async function analyse(logger: Logger, taskId: string, path: string, bytes: number) {
+/** Peaks and rendition, or none when the samples cannot be read (or the archiver stops). */
+async function analyse(
+  logger: Logger,
+  taskId: string,
+  path: string,
+  size: number,
+  stop: AbortSignal,
+) {
   try {
-    return await analyseAudio(path, bytes);
+    return await analyseInThread({ path, size }, stop);
   } catch (error) {
+    if (stop.aborted) return undefined;
     // Unreadable samples still leave a playable original: archive it without extras.
     logger.warn({ taskId, err: errorMessage(error) }, "no peaks or rendition for a result");
     return undefined;
@@ -82,7 +89,7 @@ export function createArchiver(record: TaskRecord, deps: ArchiveDeps, options: A
         stop.signal,
       );
       stop.signal.throwIfAborted();
-      const extra = await analyse(logger, task.id, path, downloaded.bytes);
+      const extra = await analyse(logger, task.id, path, downloaded.bytes, stop.signal);
       stop.signal.throwIfAborted();
       await results.store(task, userId, path, downloaded, extra, stop.signal);
     } catch (error) {
