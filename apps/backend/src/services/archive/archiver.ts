@@ -1,4 +1,4 @@
-import { rm } from "node:fs/promises";
+import { link, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
@@ -89,14 +89,18 @@ export function createArchiver(record: TaskRecord, deps: ArchiveDeps, options: A
         stop.signal,
       );
       stop.signal.throwIfAborted();
-      const extra = await analyse(logger, task.id, path, downloaded.bytes, stop.signal);
-      stop.signal.throwIfAborted();
-      await results.store(task, userId, path, downloaded, extra, stop.signal);
+      // On its own thread, while the original is written (never rejects). It reads the file by
+      // a second name: the folder store moves the download into place.
+      const analysed = join(work, "analysed");
+      await link(path, analysed);
+      const analysis = analyse(logger, task.id, analysed, downloaded.bytes, stop.signal);
+      await results.store(task, userId, path, downloaded, analysis, stop.signal);
     } catch (error) {
       if (stop.signal.aborted) await leases.releaseLease(task);
       else await leases.failed(task, error);
     } finally {
       inFlight.delete(stop);
+      stop.abort(); // ends an analysis the store no longer waits for (it failed)
       await rm(work, { recursive: true, force: true });
     }
     return true;

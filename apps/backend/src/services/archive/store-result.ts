@@ -17,36 +17,37 @@ export function createResultStore(record: TaskRecord, deps: ArchiveDeps, files: 
   /**
    * Writes the files in small steps (their rows say incomplete, so no reader looks), then marks
    * them complete with the peaks and the `archived` state in one short transaction, after the
-   * quota check. Anything failing on the way removes what was written.
+   * quota check. Anything failing on the way removes what was written. The analysis runs on its
+   * own thread meanwhile: it is awaited only once the original is written.
    */
   async function store(
     task: Claimed,
     userId: number,
     path: string,
     { contentType, bytes }: Downloaded,
-    extra: Analysis | undefined,
+    analysis: Promise<Analysis | undefined>,
     stop: AbortSignal,
   ) {
     // A crashed or stopped attempt's half-written files.
     await files.discard(await files.leftovers(task.id));
-    const parts: Omit<NewFile, "taskId" | "userId">[] = [
-      { kind: "original", contentType, bytes, source: { path } },
-    ];
-    if (extra) {
-      const { rendition } = extra;
-      const meta = { contentType: RENDITION_CONTENT_TYPE, bytes: rendition.length };
-      parts.push({ kind: "rendition", ...meta, source: { data: rendition } });
-    }
     const begun: PendingFile[] = [];
+    const write = async ({ source, ...meta }: Omit<NewFile, "taskId" | "userId">) => {
+      const file = await files.begin(db, { taskId: task.id, userId, ...meta });
+      begun.push(file);
+      await files.fill(file, source, stop);
+      return meta.bytes;
+    };
     logger.debug({ taskId: task.id, bytes }, "archiving: storing a result");
     try {
-      for (const { source, ...meta } of parts) {
-        const file = await files.begin(db, { taskId: task.id, userId, ...meta });
-        begun.push(file);
-        await files.fill(file, source, stop);
+      let needed = await write({ kind: "original", contentType, bytes, source: { path } });
+      const extra = await analysis;
+      if (extra) {
+        const { rendition } = extra;
+        const meta = { contentType: RENDITION_CONTENT_TYPE, bytes: rendition.length };
+        needed += await write({ kind: "rendition", ...meta, source: { data: rendition } });
       }
       stop.throwIfAborted();
-      const stored = await markArchived(task, userId, begun, parts, extra);
+      const stored = await markArchived(task, userId, begun, needed, extra);
       if (!stored) await files.discard(begun);
     } catch (error) {
       await files.discard(begun).catch(() => undefined);
@@ -59,7 +60,7 @@ export function createResultStore(record: TaskRecord, deps: ArchiveDeps, files: 
     task: Claimed,
     userId: number,
     begun: readonly PendingFile[],
-    parts: readonly Pick<NewFile, "bytes">[],
+    needed: number,
     extra: Analysis | undefined,
   ): Promise<boolean> {
     return db.transaction(async (tx) => {
@@ -68,7 +69,6 @@ export function createResultStore(record: TaskRecord, deps: ArchiveDeps, files: 
       if (row?.archiveStatus !== "pending") return false;
       await lockUserArchive(tx, userId);
       // The check that counts, under the user's lock: over the quota, nothing becomes visible.
-      const needed = parts.reduce((sum, part) => sum + part.bytes, 0);
       await checkQuota(tx, userId, needed, quotaBytes);
       if (extra) {
         const { data, ...peaks } = extra.peaks;
