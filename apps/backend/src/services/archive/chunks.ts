@@ -13,7 +13,7 @@ export const CHUNK_BYTES = 64 * 1024;
 /** Chunks per SELECT while streaming a file out. */
 const READ_BATCH = 8;
 /** Chunks per DELETE when a file is removed: a whole file in one statement held PGlite too long. */
-const DROP_BATCH = 16;
+export const DROP_BATCH = 16;
 
 /**
  * Bytes travel as base64 text, decoded and encoded by Postgres itself: PGlite otherwise turns
