@@ -72,7 +72,10 @@ describeEachDriver("removing an archived result in small steps", (driver) => {
 
   it("purges a deleted track by hiding its files first, then dropping chunks a batch at a time", async () => {
     const { id, files } = await archivedResult();
-    const deleted = await t.request(`/api/tasks/${id}`, { method: "DELETE", session: user.session });
+    const deleted = await t.request(`/api/tasks/${id}`, {
+      method: "DELETE",
+      session: user.session,
+    });
     expect(deleted.status).toBe(200);
     await t.emu.control.clock.advance(10_000);
     expect(await t.backend.deps.services.taskPurge.runOnce()).toBe(1);

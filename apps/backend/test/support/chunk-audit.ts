@@ -59,12 +59,11 @@ export async function clearChunkAudit(db: AppDatabase): Promise<void> {
 
 /** What was recorded, in order. */
 export async function readChunkAudit(db: AppDatabase): Promise<ChunkAuditRow[]> {
-  const rows = await selectRows<ChunkAuditRow>(
+  return selectRows<ChunkAuditRow>(
     db,
     sql`select n::int as n, what, xact::text as xact, file_id, chunks, file_complete
         from test_chunk_audit order by n`,
   );
-  return rows.map((row) => ({ ...row, n: Number(row.n), chunks: Number(row.chunks) }));
 }
 
 /** Chunk counts of a task's stored files, by file id. */
