@@ -60,11 +60,12 @@ describePg("removing an archived file twice at once [pg]", () => {
       id,
       DROP_BATCH,
     ]);
-    let settled = false;
-    const removal = t.backend.deps.services.archive.files
-      .discard([{ id, storage: "postgres", path: null }])
-      .finally(() => (settled = true));
-    while (!settled && !(await someoneWaits())) await sleep(10);
+    const removal = t.backend.deps.services.archive.files.discard([
+      { id, storage: "postgres", path: null },
+    ]);
+    const ended = removal.then(() => true);
+    // Until this removal waits for the other's locks (or, unexpectedly, ends without waiting).
+    while (!(await Promise.race([ended, someoneWaits()]))) await sleep(10);
     await other.query("commit");
     await other.end();
     await removal;
