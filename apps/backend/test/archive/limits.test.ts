@@ -11,6 +11,7 @@ import { startTestBackend, type TestBackend } from "../support/harness.ts";
 import { getTask, setUpTaskUser, type TaskUser } from "../support/tasks.ts";
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 
 /**
  * ARCHIVE_QUOTA_MB=1 holds one 12 s result (529 KB WAV + ~96 KB MP3) but not two; a result
@@ -124,6 +125,48 @@ describeEachDriver("archive quota freed by a deletion", (driver) => {
     expect(removed.status).toBe(200);
     await t.emu.control.clock.advance(10_000);
     expect(await t.backend.deps.services.taskPurge.runOnce()).toBe(1);
+
+    expect(await archiverOf(t).runOnce()).toBe(1);
+    expect((await getTask(t, user.session, refused)).archive).toMatchObject({ status: "archived" });
+    expect(await storedRows(t, refused)).toMatchObject({ files: 2, peaks: 1 });
+  });
+});
+
+describeEachDriver("archive quota freed by retention", (driver) => {
+  let t: TestBackend;
+  let user: TaskUser;
+  beforeAll(async () => {
+    t = await startTestBackend({
+      driver,
+      config: { ARCHIVE_QUOTA_MB: "1", ARCHIVE_RETENTION_DAYS: "7" },
+      emulator: { maxAudioSeconds: 12 },
+    });
+    user = await setUpTaskUser(t, { webhookSecret: true });
+  });
+  afterAll(() => t.close());
+
+  it("archives a result refused for the quota once retention removes an old one", async () => {
+    const retention = t.backend.deps.services.archive.retention;
+    const old = (await finishedTask(t, user.session)).id;
+    expect(await archiverOf(t).runOnce()).toBe(1);
+    // The refused result comes an hour before the old one is due: its link (24 h) still works then.
+    await t.emu.control.clock.advance(7 * DAY - HOUR);
+    const refused = (await finishedTask(t, user.session)).id;
+    await archiverOf(t).runOnce();
+    expect((await getTask(t, user.session, refused)).archive).toMatchObject({
+      status: "failed",
+      error: "archive_quota_exceeded",
+    });
+    expect(await retention.runOnce()).toBe(0);
+    expect(await archiverOf(t).runOnce()).toBe(0);
+
+    await t.emu.control.clock.advance(2 * HOUR);
+    expect(await retention.runOnce()).toBe(1);
+    expect((await getTask(t, user.session, old)).archive).toMatchObject({ status: "expired" });
+    expect((await getTask(t, user.session, refused)).archive).toMatchObject({
+      status: "pending",
+      error: null,
+    });
 
     expect(await archiverOf(t).runOnce()).toBe(1);
     expect((await getTask(t, user.session, refused)).archive).toMatchObject({ status: "archived" });

@@ -13,8 +13,12 @@ export function archiverOf(t: TestInstance): Archiver {
 }
 
 /** A task that finished on the emulator, its result not yet archived. */
-export async function finishedTask(t: TestBackend, session: string): Promise<Task> {
-  const task = await createTask(t, session);
+export async function finishedTask(
+  t: TestBackend,
+  session: string,
+  params: Record<string, unknown> = {},
+): Promise<Task> {
+  const task = await createTask(t, session, params);
   await t.emu.control.clock.advance(60_000);
   const done = await getTask(t, session, task.id);
   if (done.status !== "success" || !done.file_url) throw new Error(`task ${done.status}`);

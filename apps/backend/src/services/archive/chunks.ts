@@ -13,7 +13,7 @@ export const CHUNK_BYTES = 64 * 1024;
 /** Chunks per SELECT while streaming a file out. */
 const READ_BATCH = 8;
 /** Chunks per DELETE when a file is removed: a whole file in one statement held PGlite too long. */
-const DROP_BATCH = 16;
+export const DROP_BATCH = 16;
 
 /**
  * Bytes travel as base64 text, decoded and encoded by Postgres itself: PGlite otherwise turns
@@ -66,14 +66,20 @@ export async function writeChunksOf(
   }
 }
 
-/** Deletes a file's chunks a few at a time, so removing a 46 MB file never holds the database. */
+/**
+ * Deletes a file's chunks a few at a time, so removing a 46 MB file never holds the database.
+ * Another removal of the same file may run at once (a purge round of another instance, the sweep
+ * of abandoned files): SKIP LOCKED takes the chunks it is not deleting, where waiting for them
+ * would delete nothing, end the loop early and leave the rest to one DELETE cascading from the
+ * file's row.
+ */
 export async function dropChunks(db: AppDatabase, fileId: string): Promise<void> {
   for (;;) {
     const gone = await queryRows(
       db,
       sql`delete from archive_chunks where file_id = ${fileId}::uuid and seq in (
             select seq from archive_chunks where file_id = ${fileId}::uuid
-            order by seq limit ${DROP_BATCH})
+            order by seq limit ${DROP_BATCH} for update skip locked)
           returning 1`,
     );
     if (gone.length < DROP_BATCH) return;

@@ -8,7 +8,10 @@ import type { ArchiveDeps } from "./deps.ts";
 import { requeueQuotaRefused } from "./quota.ts";
 import type { FileStore, PendingFile } from "./store.ts";
 
-/** Tasks expired per transaction; a round repeats until a batch comes back short. */
+/**
+ * Files expired per transaction (a task's original and its rendition are two); a round repeats
+ * until a batch comes back short.
+ */
 const BATCH = 100;
 /** Batches per round at most, so one round stays bounded. */
 const MAX_BATCHES = 50;
@@ -21,30 +24,33 @@ const MAX_BATCHES = 50;
 export function createArchiveRetention(
   record: TaskRecord,
   deps: ArchiveDeps,
-  options: { files: FileStore; intervalMs?: number },
+  options: { files: FileStore; intervalMs?: number; batchSize?: number },
 ) {
   const { db, clock, logger, config } = deps;
+  const batchSize = options.batchSize ?? BATCH;
   const retentionMs = config.archive.retentionMs;
 
   /**
    * Hides a batch's files and marks their tasks expired in one short transaction, then drops
    * the files' bytes a few chunks at a time (one DELETE of a long result holds PGlite too long).
+   * Says whether the batch was full: it counts files, so fewer tasks than `batchSize` is no sign
+   * that none is left.
    */
-  async function expireBatch(cutoff: Date): Promise<number> {
+  async function expireBatch(cutoff: Date): Promise<{ tasks: number; full: boolean }> {
     let removed: PendingFile[] = [];
-    const count = await db.transaction(async (tx) => {
+    const batch = await db.transaction(async (tx) => {
       const due = await queryRows<{ task_id: string }>(
         tx,
         sql`select task_id from archive_files where complete
               and created_at < ${cutoff.toISOString()}::timestamptz
-            order by created_at limit ${BATCH} for update skip locked`,
+            order by created_at limit ${batchSize} for update skip locked`,
       );
       const rows = await lockTasks(
         tx,
         due.map((d) => d.task_id),
       );
       const ids = [...rows.keys()];
-      if (ids.length === 0) return 0;
+      if (ids.length === 0) return { tasks: 0, full: false };
       removed = await tx
         .update(archiveFiles)
         .set({ complete: false })
@@ -65,10 +71,10 @@ export function createArchiveRetention(
         [...rows.values()].map((row) => row.userId),
         now,
       );
-      return ids.length;
+      return { tasks: ids.length, full: due.length === batchSize };
     });
     await options.files.discard(removed);
-    return count;
+    return batch;
   }
 
   /**
@@ -93,9 +99,9 @@ export function createArchiveRetention(
       const cutoff = new Date(clock.now() - retentionMs);
       let total = 0;
       for (let n = 0; n < MAX_BATCHES; n += 1) {
-        const count = await expireBatch(cutoff);
-        total += count;
-        if (count < BATCH) break;
+        const batch = await expireBatch(cutoff);
+        total += batch.tasks;
+        if (!batch.full) break;
       }
       if (total > 0) logger.info({ tasks: total }, "archived results past retention removed");
       return total;
