@@ -73,7 +73,7 @@ describeEachDriver("the backend SIGKILLed mid-archive [child process]", (driver)
           (select count(*) from archive_chunks c join archive_files f on f.id = c.file_id
             where f.task_id = ${taskId}) as chunks`,
       );
-      // The kill left the lease: the test stands in for its ten minutes running out.
+      // The kill left the lease, no longer renewed: the test stands in for its minute running out.
       await db.db.execute(sql`update tasks set archive_next_at = now() where id = ${taskId}`);
       return {
         complete: Number(row?.complete),

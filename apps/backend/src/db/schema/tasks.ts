@@ -55,8 +55,10 @@ export const tasks = pgTable(
     /** Why archiving failed, as an error code (`archive_quota_exceeded`…). */
     archiveError: text("archive_error"),
     archiveAttempts: integer("archive_attempts").notNull().default(0),
-    /** When the archiver may next try (also its lease while it downloads). */
+    /** When the archiver may next try (also its lease while it works, renewed by its heartbeat). */
     archiveNextAt: timestamp("archive_next_at", { withTimezone: true }),
+    /** Whose lease that is: each claim writes a new one, so a lost claimer can tell (archive/leases.ts). */
+    archiveClaim: uuid("archive_claim"),
     cancelRequestedAt: timestamp("cancel_requested_at", { withTimezone: true }),
     /** When the current submit attempt began: a `submitting` row much older than this was orphaned by a crash. */
     submitStartedAt: timestamp("submit_started_at", { withTimezone: true }),

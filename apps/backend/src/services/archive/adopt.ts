@@ -24,7 +24,7 @@ export async function adoptUnarchived(
   );
   if (adopted.length > 0)
     logger.info({ tasks: adopted.length }, "earlier results queued for archiving");
-  const refused = await queryRows<Claimed>(
+  const refused = await queryRows<Pick<Claimed, "id" | "file_url">>(
     db,
     sql`select id, user_id, file_url from tasks
         where archive_status = 'failed' and archive_error = 'url_refused' and ${linkWorks}`,

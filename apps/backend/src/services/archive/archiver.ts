@@ -1,14 +1,16 @@
-import { link, rm } from "node:fs/promises";
+import { link, rm, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage } from "../../lib/error-summary.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { periodicRounds } from "../../lib/periodic.ts";
+import { systemTimers, type Timers } from "../../lib/timers.ts";
 import type { TaskRecord } from "../tasks/record.ts";
 import type { ArchiveDeps } from "./deps.ts";
 import { adoptUnarchived } from "./adopt.ts";
 import { analyseInThread } from "./analysis-thread.ts";
 import { createDownloader } from "./download.ts";
-import { type Claimed, createArchiveLeases, LEASE_MS } from "./leases.ts";
+import { startHeartbeat } from "./heartbeat.ts";
+import { type Claimed, createArchiveLeases, LEASE_MS, LeaseLostError } from "./leases.ts";
 import { checkQuota } from "./quota.ts";
 import { makeScratch, removeStaleScratch, scratchRoot } from "./scratch.ts";
 import type { FileStore } from "./store.ts";
@@ -20,6 +22,8 @@ export interface ArchiverOptions {
   fetch: typeof fetch;
   intervalMs?: number;
   maxAttempts?: number;
+  /** The lease heartbeat's timers (tests fire the renewals by hand). */
+  timers?: Timers;
 }
 
 /** Results archived per round at most; the next round goes on. */
@@ -46,8 +50,9 @@ async function analyse(
 /**
  * Copies each successful result before the platform's link expires (spec 8: "usually 24 hours")
  * into the file store, with its waveform peaks and an MP3 rendition. Claims `pending` tasks with
- * `FOR UPDATE SKIP LOCKED` and a lease, like the reconciler, so one instance fetches each result
- * once (leases.ts). The download goes to a scratch file; the files are written in small steps and
+ * `FOR UPDATE SKIP LOCKED` and a short lease, like the reconciler, so one instance fetches each
+ * result once (leases.ts); a heartbeat renews it while the result is worked on, and a lost lease
+ * stops that work (heartbeat.ts). The download goes to a scratch file; the files are written in small steps and
  * made visible with the peaks and the `archived` state in one short commit (store-result.ts).
  */
 export function createArchiver(record: TaskRecord, deps: ArchiveDeps, options: ArchiverOptions) {
@@ -65,6 +70,15 @@ export function createArchiver(record: TaskRecord, deps: ArchiveDeps, options: A
     },
   });
   const adopt = () => adoptUnarchived(deps, (url) => downloader.allows(url));
+  const timers = options.timers ?? systemTimers;
+
+  /** Renews the lease and marks the scratch folder fresh, so no start removes it (scratch.ts). */
+  async function renewLease(task: Claimed, work: string): Promise<boolean> {
+    if (!(await leases.renew(task))) return false;
+    const now = new Date();
+    await utimes(work, now, now).catch(() => undefined);
+    return true;
+  }
 
   /** Archives one claimed result; false when none can be, for now (no scratch folder). */
   async function archiveOne(task: Claimed): Promise<boolean> {
@@ -78,6 +92,15 @@ export function createArchiver(record: TaskRecord, deps: ArchiveDeps, options: A
     }
     const stop = new AbortController();
     inFlight.add(stop);
+    const heartbeat = startHeartbeat({
+      renew: () => renewLease(task, work),
+      lost: () => {
+        stop.abort(new LeaseLostError(task.id));
+      },
+      timers,
+      logger,
+      taskId: task.id,
+    });
     try {
       // Over quota already: the platform is not even asked.
       await checkQuota(db, userId, 0, quotaBytes);
@@ -96,9 +119,14 @@ export function createArchiver(record: TaskRecord, deps: ArchiveDeps, options: A
       const analysis = analyse(logger, task.id, analysed, downloaded.bytes, stop.signal);
       await results.store(task, userId, path, downloaded, analysis, stop.signal);
     } catch (error) {
-      if (stop.signal.aborted) await leases.releaseLease(task);
+      await heartbeat.end(); // before the release: no renewal may follow it
+      // Another instance's now: its rows and its attempt are left alone.
+      if (heartbeat.lost || error instanceof LeaseLostError)
+        logger.info({ taskId: task.id }, "archiving stopped: the lease was lost");
+      else if (stop.signal.aborted) await leases.releaseLease(task);
       else await leases.failed(task, error);
     } finally {
+      await heartbeat.end();
       inFlight.delete(stop);
       stop.abort(); // ends an analysis the store no longer waits for (it failed)
       await rm(work, { recursive: true, force: true });

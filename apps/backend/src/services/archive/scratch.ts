@@ -31,8 +31,9 @@ function alive(pid: number): boolean {
 /**
  * Removes the scratch folders a killed archiver left (a SIGKILL gives it no time to): those of
  * a process of this host that is gone, and any older than `maxAgeMs` (another host's, or an older
- * version's unnamed ones: their lease ran out, so no archiver still writes there). Returns how
- * many went; a folder that cannot be read is nothing to clean.
+ * version's unnamed ones: a working archiver touches its folder at each lease renewal, so one
+ * older than the lease has no archiver writing there). Returns how many went; a folder that
+ * cannot be read is nothing to clean.
  */
 export async function removeStaleScratch(
   workDir: string | undefined,

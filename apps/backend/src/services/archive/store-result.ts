@@ -4,7 +4,7 @@ import type { TaskRecord } from "../tasks/record.ts";
 import type { ArchiveDeps } from "./deps.ts";
 import type { Analysis } from "./analyse.ts";
 import type { Downloaded } from "./download.ts";
-import type { Claimed } from "./leases.ts";
+import { type Claimed, assertClaim } from "./leases.ts";
 import { checkQuota, lockUserArchive } from "./quota.ts";
 import { RENDITION_CONTENT_TYPE } from "./rendition.ts";
 import type { FileStore, NewFile, PendingFile } from "./store.ts";
@@ -28,11 +28,19 @@ export function createResultStore(record: TaskRecord, deps: ArchiveDeps, files: 
     analysis: Promise<Analysis | undefined>,
     stop: AbortSignal,
   ) {
-    // A crashed or stopped attempt's half-written files.
-    await files.discard(await files.leftovers(task.id));
+    // A crashed or stopped attempt's half-written files: listed, then the claim checked, so all
+    // were begun under earlier claims, whose leases ran out (a live claimer renews its own). Such
+    // a claimer, if it still runs, can add none: it begins a file only under its claim (below)
+    // and its chunks find their file row gone. A claim lost before the check deletes nothing.
+    const leftovers = await files.leftovers(task.id);
+    await assertClaim(db, task);
+    await files.discard(leftovers);
     const begun: PendingFile[] = [];
     const write = async ({ source, ...meta }: Omit<NewFile, "taskId" | "userId">) => {
-      const file = await files.begin(db, { taskId: task.id, userId, ...meta });
+      const file = await db.transaction(async (tx) => {
+        await assertClaim(tx, task);
+        return files.begin(tx, { taskId: task.id, userId, ...meta });
+      });
       begun.push(file);
       await files.fill(file, source, stop);
       return meta.bytes;
@@ -65,8 +73,8 @@ export function createResultStore(record: TaskRecord, deps: ArchiveDeps, files: 
   ): Promise<boolean> {
     return db.transaction(async (tx) => {
       const [row] = await tx.select().from(tasks).where(eq(tasks.id, task.id)).for("update");
-      // Deleted meanwhile, or already archived (a lease outlived): nothing to store.
-      if (row?.archiveStatus !== "pending") return false;
+      // Deleted meanwhile, or taken over (this lease ran out): nothing to store.
+      if (row?.archiveStatus !== "pending" || row.archiveClaim !== task.claim) return false;
       await lockUserArchive(tx, userId);
       // The check that counts, under the user's lock: over the quota, nothing becomes visible.
       await checkQuota(tx, userId, needed, quotaBytes);

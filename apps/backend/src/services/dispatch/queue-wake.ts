@@ -1,4 +1,5 @@
 import type { Clock } from "../../lib/clock.ts";
+import { systemTimers, type Timers } from "../../lib/timers.ts";
 import type { Account } from "../tasks/record.ts";
 
 // When a hold this instance set ends, its queued tasks would otherwise wait for the next periodic
@@ -7,18 +8,7 @@ import type { Account } from "../tasks/record.ts";
 // one after a restart) still submit the tasks from their rounds.
 
 /** The timer functions the wakes use; tests pass their own to fire a wake by hand. */
-export interface WakeTimers {
-  set(wake: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-const systemTimers: WakeTimers = {
-  // unref: a pending wake never keeps the process alive.
-  set: (wake, ms) => setTimeout(wake, ms).unref(),
-  clear: (handle) => {
-    clearTimeout(handle as NodeJS.Timeout);
-  },
-};
+export type WakeTimers = Timers;
 
 /**
  * A timer fires on the millisecond it was due or just before it by the wall clock (Node rounds);

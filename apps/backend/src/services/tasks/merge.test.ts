@@ -43,6 +43,7 @@ function row(overrides: Partial<TaskRow> = {}): TaskRow {
     archiveError: null,
     archiveAttempts: 0,
     archiveNextAt: null,
+    archiveClaim: null,
     cancelRequestedAt: null,
     submitStartedAt: null,
     createdAt: created,
