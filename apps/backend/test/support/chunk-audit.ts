@@ -3,9 +3,10 @@ import type { AppDatabase } from "../../src/db/client.ts";
 import { selectRows } from "./sql.ts";
 
 /**
- * Triggers that record, inside the database, how archived files are removed: each time a file is
- * hidden (`complete` turned false) and each statement that deletes chunks, with its transaction,
- * the rows it deleted and whether the file was still visible then. The database sees every
+ * Triggers that record, inside the database, how archived files are written and removed: each
+ * statement that inserts chunks, each time a file is hidden (`complete` turned false) and each
+ * statement that deletes chunks, with its transaction, the rows it touched and whether the file
+ * was visible then. The database sees every
  * statement of either driver, so the order of the steps is observed, not timed.
  */
 const INSTALL = [
@@ -17,6 +18,16 @@ const INSTALL = [
         chunks int not null default 0,
         file_complete boolean
       )`,
+  sql`create function test_chunk_audit_write() returns trigger language plpgsql as $$
+      begin
+        insert into test_chunk_audit (what, file_id, chunks, file_complete)
+          select 'write', a.file_id, count(*), bool_or(f.complete)
+          from added a left join archive_files f on f.id = a.file_id group by a.file_id;
+        return null;
+      end $$`,
+  sql`create trigger test_chunk_audit_write after insert on archive_chunks
+        referencing new table as added for each statement
+        execute function test_chunk_audit_write()`,
   sql`create function test_chunk_audit_hide() returns trigger language plpgsql as $$
       begin
         insert into test_chunk_audit (what, file_id) values ('hide', new.id);
@@ -40,11 +51,11 @@ const INSTALL = [
 
 export interface ChunkAuditRow {
   n: number;
-  what: "hide" | "drop";
+  what: "write" | "hide" | "drop";
   xact: string;
   file_id: string;
   chunks: number;
-  /** For a drop: whether readers could still see the file (null: its row was gone). */
+  /** For a write or a drop: whether readers could see the file (null: its row was gone). */
   file_complete: boolean | null;
 }
 
