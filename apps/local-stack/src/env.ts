@@ -13,6 +13,8 @@ export const mainJobEnvSchema = z.object({
   EMULATOR_PORT: port(4010),
   OVERTURE_DATA_DIR: z.string().min(1).default(".data"),
   LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("warn"),
+  // `live`: answers shaped as the live platform's, and results as large as real ones (48 kHz stereo).
+  EMULATOR_PROFILE: z.enum(["readable", "live"]).default("readable"),
 });
 
 export interface MainJobEnv {
@@ -20,6 +22,7 @@ export interface MainJobEnv {
   emulatorPort: number;
   dataDir: string;
   logLevel: string;
+  emulatorProfile?: "readable" | "live";
 }
 
 export function parseMainJobEnv(env: Record<string, string | undefined>): MainJobEnv {
@@ -36,6 +39,7 @@ export function parseMainJobEnv(env: Record<string, string | undefined>): MainJo
     emulatorPort: value.EMULATOR_PORT,
     dataDir: resolve(value.OVERTURE_DATA_DIR),
     logLevel: value.LOG_LEVEL,
+    emulatorProfile: value.EMULATOR_PROFILE,
   };
 }
 

@@ -10,7 +10,8 @@ const { closeOnSignals, startLocalStack } = await import("./stack.ts");
 /**
  * The README's main job (`pnpm start`): the platform emulator and the backend on embedded
  * PGlite, configured for each other, then instructions for loading the built extension.
- * `PORT`, `EMULATOR_PORT` (0 = any free port) and `OVERTURE_DATA_DIR` choose where.
+ * `PORT`, `EMULATOR_PORT` (0 = any free port) and `OVERTURE_DATA_DIR` choose where;
+ * `EMULATOR_PROFILE=live` makes the emulator answer as the live platform does.
  */
 const settings = (() => {
   try {
@@ -38,7 +39,7 @@ Overture is running.
 
   Backend          ${stack.backendUrl}   (embedded Postgres in ${resolve(settings.dataDir, "pglite")})
   API docs         ${stack.backendUrl}/docs
-  Platform         ${stack.platformUrl}   (emulator; console: ${stack.platformUrl}/__emulator/console)
+  Platform         ${stack.platformUrl}   (emulator${settings.emulatorProfile === "live" ? ", live profile" : ""}; console: ${stack.platformUrl}/__emulator/console)
   Data             ${settings.dataDir}   (a restart keeps sign-ins, tasks and results)
 
 Load the extension:

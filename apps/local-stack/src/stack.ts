@@ -56,6 +56,7 @@ export async function startLocalStack(
     port: settings.emulatorPort,
     dataDir: join(settings.dataDir, "emulator"),
     seed: { ...seed, webhookSecrets: { ...seed.webhookSecrets, demo: state.webhookSecret } },
+    profile: settings.emulatorProfile ?? "readable",
     ...emulatorOptions,
   });
   const [app] = seed.applications ?? [];
@@ -65,8 +66,8 @@ export async function startLocalStack(
   let config: Config;
   try {
     config = parseEnv({
-      // Results as files in the data folder: stored in PGlite's chunks, a 46 MB result held every
-      // other query of this single-connection database for ~5 s (a file is renamed into place).
+      // Results as files in the data folder, as a self-hosted PGlite backend keeps them: the
+      // database stays small, and a downloaded result is renamed into place rather than copied.
       ARCHIVE_STORAGE: "folder",
       ARCHIVE_DIR: join(settings.dataDir, "archive"),
       ...passThrough,

@@ -5,7 +5,7 @@ import { CHROME_EXTENSION_ID } from "@overture/extension/identity";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "@overture/backend/server";
 import { signIn } from "@overture/backend/testing";
-import type { MainJobEnv } from "../src/env.ts";
+import { type MainJobEnv, parseMainJobEnv } from "../src/env.ts";
 import { type LocalStack, startLocalStack } from "../src/stack.ts";
 
 const REDIRECT = `https://${CHROME_EXTENSION_ID}.chromiumapp.org/`;
@@ -65,6 +65,36 @@ describe("the main job", { timeout: 120_000 }, () => {
     const session = await signIn(stack.backendUrl, REDIRECT);
     const me = await api(stack, session)("/api/me");
     expect(me.status).toBe(200);
+  });
+
+  it("runs the emulator in the live profile with EMULATOR_PROFILE=live: results as large as real ones", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "overture-main-job-"));
+    folders.push(folder);
+    const env = { PORT: "0", EMULATOR_PORT: "0", OVERTURE_DATA_DIR: folder };
+    expect(parseMainJobEnv(env).emulatorProfile).toBe("readable");
+    const options = parseMainJobEnv({ ...env, EMULATOR_PROFILE: "live", LOG_LEVEL: "silent" });
+    const stack = await start(options);
+    const session = await signIn(stack.backendUrl, REDIRECT);
+    const call = api(stack, session);
+    const selection = { namespace: "demo", token_id: 101 };
+    await call("/api/selection", { method: "PUT", body: JSON.stringify(selection) });
+    const created = (await (
+      await call("/api/tasks", {
+        method: "POST",
+        body: JSON.stringify({ prompt: "live", duration: 30 }),
+      })
+    ).json()) as TaskJson;
+    const done = await waitFor("the task to succeed", async () => {
+      const task = (await (await call(`/api/tasks/${created.id}`)).json()) as TaskJson;
+      return task.status === "success" ? task : undefined;
+    });
+    // The WAV header: 48 kHz stereo, as upstream ACE-Step writes (the readable profile: 22.05 kHz mono).
+    const head = Buffer.from(await (await fetch(done.file_url ?? "")).arrayBuffer());
+    expect({ channels: head.readUInt16LE(22), rate: head.readUInt32LE(24) }).toEqual({
+      channels: 2,
+      rate: 48_000,
+    });
+    expect(() => parseMainJobEnv({ ...env, EMULATOR_PROFILE: "fast" })).toThrow(/EMULATOR_PROFILE/);
   });
 
   it("keeps everyone signed in across a restart, and finishes a task the restart cut", async () => {
