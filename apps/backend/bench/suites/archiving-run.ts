@@ -34,6 +34,8 @@ export interface Cycle {
   reference: Window;
   archive: Window;
   readMs: number;
+  /** The part of the reference window before the long task was submitted. */
+  aloneMs: number;
 }
 
 export interface DriverRun {
@@ -84,12 +86,21 @@ async function archived(load: Load, longTasks: Set<string>, kind: "long" | "warm
 }
 
 /**
- * One cycle: the plain load while a long task is submitted, runs on the platform and waits for
- * the archiver (the reference window), then its archive from the first request for its file to
- * the task reading `archived` (the measured window), then a timed read of the same WAV.
+ * One cycle: the plain load, then a long task submitted that runs on the platform and waits for
+ * the archiver (together the reference window), then its archive from the first request for its
+ * file to the task reading `archived` (the measured window), then a timed read of the same WAV.
+ * The load runs alone for `aloneMs` before the submit, so that the reference window lasts about
+ * as long as an archive and both sides gather samples alike.
  */
-async function cycle(load: Load, longTasks: Set<string>, times: PlatformTimes, n: number) {
+async function cycle(
+  load: Load,
+  longTasks: Set<string>,
+  times: PlatformTimes,
+  n: number,
+  aloneMs: number,
+) {
   const from = performance.now();
+  await sleep(aloneMs);
   const { task, at } = await archived(load, longTasks, "long", n);
   const url = task.file_url ?? "";
   const fileAt = times.fileRequests.get(new URL(url).pathname) ?? at;
@@ -97,7 +108,18 @@ async function cycle(load: Load, longTasks: Set<string>, times: PlatformTimes, n
   await (await fetch(url)).arrayBuffer();
   const readMs = performance.now() - readStarted;
   await sleep(SETTLE_MS);
-  return { reference: [from, fileAt], archive: [fileAt, at], readMs } satisfies Cycle;
+  return { reference: [from, fileAt], archive: [fileAt, at], readMs, aloneMs } satisfies Cycle;
+}
+
+/**
+ * How long the load runs alone before the next submit: the last archive's length, less the wait
+ * the platform and the archiver added before it began (the first cycle has no such wait).
+ */
+function aloneBefore(last: Cycle | undefined): number {
+  if (!last) return 0;
+  const archiveMs = last.archive[1] - last.archive[0];
+  const waitMs = last.reference[1] - last.reference[0] - last.aloneMs;
+  return Math.max(0, archiveMs - waitMs);
 }
 
 const enough = (run: DriverRun) =>
@@ -170,7 +192,8 @@ export async function runOn(
     // and compiled) is a start-up cost, not what archiving costs the others.
     await archived(load, longTasks, "warm-up", 0);
     while (run.cycles.length < CYCLES.max) {
-      const done = await cycle(load, longTasks, times, run.cycles.length + 1);
+      const n = run.cycles.length + 1;
+      const done = await cycle(load, longTasks, times, n, aloneBefore(run.cycles.at(-1)));
       run.cycles.push(done);
       log(
         `  ${driver}: archive ${run.cycles.length} took ${fmt(done.archive[1] - done.archive[0])} ms, ` +

@@ -79,8 +79,8 @@ function counts(run: DriverRun, bytes: number): string {
     `${run.driver}: ${run.cycles.length} archives of ${fmt(bytes / 1e6)} MB, ${seconds("archive")} s ` +
     `archiving and ${seconds("reference")} s without; samples while archiving / without: GET /api/me ` +
     `${pair(run.me)}, webhooks ${pair(run.webhooks)}, live events ${pair(run.live)}; ` +
-    `${run.failedRequests} load requests failed, ${run.skippedRequests} not sent (${MAX_IN_FLIGHT} ` +
-    "of a kind already waiting: the backend behind the load, its latencies a queue's)."
+    `${run.failedRequests} load requests failed; ${run.skippedRequests} were not sent because ` +
+    `${MAX_IN_FLIGHT} of their kind were still unanswered (the backend behind the load).`
   );
 }
 
@@ -96,9 +96,9 @@ const method = (settings: BenchSettings) => [
     "and nothing to archive, so the reference windows have no archiving at all.",
   "Cycles, after " +
     `${WARMUP_MS / 1000} s of load and the archive of one ${WARM_UP_SECONDS} s result, not counted ` +
-    "(the archive path's first run loads and compiles its code): a 240 s task is submitted " +
-    "and the load runs alone while the platform makes it and the archiver comes to it (the " +
-    "reference window), then it is archived (the measured window: the archiver's first request " +
+    "(the archive path's first run loads and compiles its code): the load runs alone, then a " +
+    "240 s task is submitted and the load goes on while the platform makes it and the archiver " +
+    "comes to it (together the reference window, made about as long as the last archive), then it is archived (the measured window: the archiver's first request " +
     "for its file to the task reading `archived`), then its WAV is read once and " +
     `${SETTLE_MS / 1000} s pass, outside both windows. Windows alternate, so a drift of the ` +
     `machine reaches both sides alike. At least ${CYCLES.min} cycles, then more until every ` +
