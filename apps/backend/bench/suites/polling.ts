@@ -1,9 +1,8 @@
-import { serve } from "@hono/node-server";
 import { createPkcePair } from "@overture/core/oauth";
 import { isTerminalStatus } from "@overture/core/task";
-import { createPlatformEmulator, DEFAULT_SEED } from "@overture/platform-emulator";
 import { nextPollDelay } from "../../src/services/tasks/schedule.ts";
 import { createPgDatabase } from "../lib/databases.ts";
+import { BENCH_APP, serveEmulator } from "../lib/emulator-server.ts";
 import { openSse } from "../lib/http1.ts";
 import { freePort } from "../lib/procs.ts";
 import { figure, type Section } from "../lib/report.ts";
@@ -29,28 +28,20 @@ interface Counts {
   other: number;
 }
 
-const [APP] = DEFAULT_SEED.applications;
-
 function countingEmulator(port: number, backendUrl: string, scale: number, counts: Counts) {
-  const app = APP;
-  const emu = createPlatformEmulator({
-    baseUrl: `http://127.0.0.1:${port}`,
-    seed: {
-      ...DEFAULT_SEED,
-      applications: [{ ...app, redirect_uri: `${backendUrl}/oauth/callback` }],
-      webhookSecrets: { demo: SECRET },
-      quotas: { demo: 10, "overture-lab": 10 },
-    },
-    speed: "spec",
-    clockScale: scale,
-    autoApprove: true,
-    // Signed with the wall clock: the backend checks the timestamp against its own (unscaled) time.
-    webhook: { timestampClock: "wall" },
-  });
-  const server = serve({
-    hostname: "127.0.0.1",
+  return serveEmulator({
     port,
-    fetch: (request: Request) => {
+    backendUrl,
+    secret: SECRET,
+    quotas: { demo: 10, "overture-lab": 10 },
+    options: {
+      speed: "spec",
+      clockScale: scale,
+      autoApprove: true,
+      // Signed with the wall clock: the backend checks the timestamp against its own (unscaled) time.
+      webhook: { timestampClock: "wall" },
+    },
+    handle(request, pass) {
       const { pathname } = new URL(request.url);
       const poll = /^\/(?:api\/)?v1\/task\/([^/]+)(?:\/status)?$/.exec(pathname);
       if (request.method === "GET" && poll?.[1]) {
@@ -60,19 +51,9 @@ function countingEmulator(port: number, backendUrl: string, scale: number, count
         const auth = request.headers.get("authorization") ?? "";
         counts.submits.set(auth, (counts.submits.get(auth) ?? 0) + 1);
       } else if (!pathname.startsWith("/__emulator")) counts.other += 1;
-      return emu.app.fetch(request);
+      return pass(request);
     },
   });
-  return {
-    emu,
-    close: () =>
-      new Promise<void>((resolve) => {
-        emu.control.close();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  };
 }
 
 export async function signIn(backendUrl: string, login: string): Promise<string> {
@@ -162,7 +143,7 @@ export async function pollingSuite(settings: BenchSettings): Promise<Section[]> 
   const backendUrl = `http://127.0.0.1:${backendPort}`;
   const counts: Counts = { submits: new Map(), polls: new Map(), other: 0 };
   const platform = countingEmulator(emulatorPort, backendUrl, scale, counts);
-  const app = APP;
+  const app = BENCH_APP;
   const tracks = new Map<string, TaskTrack>();
   const streams: { close: () => void }[] = [];
   let backend: Awaited<ReturnType<typeof startBackend>> | undefined;
