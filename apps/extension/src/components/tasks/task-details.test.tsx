@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from "@testing-library/preact";
+import { cleanup, fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, task } from "../../testing/fixtures.ts";
@@ -106,11 +106,39 @@ describe("a task's details", () => {
       "Inference steps": "60",
       "ERG on tags": "On",
       "Omega scale": "10",
-      LoRA: "none",
+      LoRA: "None",
       "Platform task id": "p1",
     });
     // No raw names of the request are shown anywhere.
     expect(text()).not.toMatch(/use_erg_tag|omega_scale|infer_steps/);
+  });
+
+  it("names the LoRA in words, not by the engine's file name, in English and in Chinese", async () => {
+    const rap = { ...done, params: { ...done.params, lora_name: "ACE-Step-v1-chinese-rap-LoRA" } };
+    const loraRow = async (locale: "en" | "zh_CN", params: Task["params"]) => {
+      cleanup();
+      await useLocale(locale);
+      await signedIn({ tasks: [done] });
+      startTestBackground(fakeBackend({ "GET /api/tasks/t1/details": () => json(DETAILS) }));
+      render(
+        <ul>
+          <TrackRow task={{ ...done, params }} now={NOW} />
+        </ul>,
+        { wrapper: PlayerProvider },
+      );
+      if (locale === "en") choose("Details");
+      else choose("详情", "更多操作：lofi piano");
+      const engine = await screen.findByText(locale === "en" ? "Engine settings" : "引擎设置");
+      const row = [...(engine.closest("details")?.querySelectorAll("dl > div") ?? [])].find(
+        (div) => div.querySelector("dt")?.textContent === "LoRA",
+      );
+      return row?.querySelector("dd")?.textContent;
+    };
+    expect(await loraRow("en", rap.params)).toBe("Chinese rap");
+    expect(await loraRow("zh_CN", rap.params)).toBe("中文说唱");
+    expect(text()).not.toMatch(/ACE-Step/);
+    expect(await loraRow("en", { ...done.params, lora_name: "None" })).toBe("None");
+    expect(await loraRow("zh_CN", { ...done.params, lora_name: "" })).toBe("无");
   });
 
   it("says what the platform did not report, in Chinese", async () => {

@@ -20,8 +20,26 @@ function labelOf(name: string): string {
   return label && !label.startsWith("fields") ? label : name;
 }
 
-/** A parameter's value as a person reads it: On/Off, "none" for an empty text, lists joined. */
-function valueOf(value: unknown): string {
+/** The LoRA adapters' names in words (core's `LORA_NAMES`, matched without case). */
+const LORA_WORDS: Record<string, "details.lora.none" | "details.lora.chineseRap"> = {
+  none: "details.lora.none",
+  "ace-step-v1-chinese-rap-lora": "details.lora.chineseRap",
+};
+
+/** A LoRA in words: empty and "none" say None; one not known here yet keeps its own name. */
+function loraOf(value: unknown): string | null {
+  if (value === null || value === undefined || value === "") return i18n.t("details.lora.none");
+  const key = typeof value === "string" ? LORA_WORDS[value.toLowerCase()] : undefined;
+  return key ? i18n.t(key) : null;
+}
+
+/** A parameter's value as a person reads it: On/Off, "none" for an empty text, lists joined,
+ * the LoRA by its name in words. */
+function valueOf(name: string, value: unknown): string {
+  if (name === "lora_name") {
+    const words = loraOf(value);
+    if (words !== null) return words;
+  }
   if (typeof value === "boolean")
     return value ? i18n.t("details.switchOn") : i18n.t("details.switchOff");
   if (value === "" || value === null || value === undefined) return i18n.t("details.none");
@@ -147,7 +165,7 @@ export function TaskDetailsView(props: {
             <dl class="details-list">
               {engine.map(([name, value]) => (
                 <Row key={name} label={labelOf(name)}>
-                  {valueOf(value)}
+                  {valueOf(name, value)}
                 </Row>
               ))}
               <Row label={i18n.t("details.platformId")}>
