@@ -72,6 +72,76 @@ const PlayerContext = createContext<Player | null>(null);
 const LINK_MARGIN_MS = 10 * 60_000;
 const streamableOrFinished = (task: Task) => task.status === "success";
 
+/**
+ * The task's media link: the one asked for ahead of a click (visible rows, a pointer on Play)
+ * while it lasts, else a new request. The background keeps them too.
+ */
+function mediaLinks(prepared: Map<string, Promise<MediaLink>>): (task: Task) => Promise<MediaLink> {
+  const ask = (task: Task): Promise<MediaLink> => {
+    const link = send("audio/media-link", { id: task.id, format: "mp3" });
+    prepared.set(task.id, link);
+    // A failure is not kept: the next press asks again.
+    link.catch(() => prepared.delete(task.id));
+    return link;
+  };
+  return (task) => {
+    const known = prepared.get(task.id);
+    if (!known) return ask(task);
+    return known.then((link) =>
+      Date.parse(link.expires_at) - Date.now() > LINK_MARGIN_MS ? link : ask(task),
+    );
+  };
+}
+
+/** What loading a track needs of the player: its refs, its state setter, its media links. */
+interface LoaderParts {
+  /** The load in flight: a later toggle or close makes an earlier answer stale. */
+  generation: { current: number };
+  pendingSeek: { current: number | null };
+  audioRef: { current: HTMLAudioElement | null };
+  setState: (next: PlayerState) => void;
+  linkFor: (task: Task) => Promise<MediaLink>;
+}
+
+/**
+ * Makes `task` the current track and loads it: an archived one as its media link, another as
+ * bytes from the background (a blob URL). An answer that arrives after a later load is dropped.
+ */
+function trackLoader(parts: LoaderParts): (task: Task, seekTo?: number | null) => void {
+  const { generation, pendingSeek, audioRef, setState, linkFor } = parts;
+  return (task, seekTo = null) => {
+    const mine = ++generation.current;
+    pendingSeek.current = seekTo;
+    audioRef.current?.pause();
+    setState({ ...IDLE, task, status: "loading", position: seekTo ?? 0 });
+    const ready = streamable(task)
+      ? linkFor(task).then((link) => ({
+          mode: "stream" as const,
+          blob: null,
+          src: link.url,
+        }))
+      : loadAudio(task.id).then((blob) => ({
+          mode: "blob" as const,
+          blob,
+          src: URL.createObjectURL(blob),
+        }));
+    // After the request above is on its way: the two overlap.
+    warmAudioOutput();
+    ready
+      .then((loaded) => {
+        if (generation.current !== mine) {
+          if (loaded.blob) URL.revokeObjectURL(loaded.src);
+          return;
+        }
+        setState({ ...IDLE, task, status: "ready", position: seekTo ?? 0, ...loaded });
+      })
+      .catch((error: unknown) => {
+        if (generation.current !== mine) return;
+        setState({ ...IDLE, task, status: "failed", problem: errorText(error) });
+      });
+  };
+}
+
 export function PlayerProvider(props: { children: ComponentChildren }) {
   const [state, setStateOnly] = useState<PlayerState>(IDLE);
   // The latest state for the stable actions below (they are created once).
@@ -96,59 +166,14 @@ export function PlayerProvider(props: { children: ComponentChildren }) {
   }, [state.src]);
 
   const player = useMemo<Player>(() => {
-    /** Asks the background for a task's media link (it keeps them too), remembered here. */
-    const ask = (task: Task): Promise<MediaLink> => {
-      const link = send("audio/media-link", { id: task.id, format: "mp3" });
-      prepared.current.set(task.id, link);
-      // A failure is not kept: the next press asks again.
-      link.catch(() => prepared.current.delete(task.id));
-      return link;
-    };
-    /** The task's media link: the one prepared for it while it lasts, else a new request. */
-    const linkFor = (task: Task): Promise<MediaLink> => {
-      const known = prepared.current.get(task.id);
-      if (!known) return ask(task);
-      return known.then((link) =>
-        Date.parse(link.expires_at) - Date.now() > LINK_MARGIN_MS ? link : ask(task),
-      );
-    };
+    const linkFor = mediaLinks(prepared.current);
     const playable = () => queue.current.filter(streamableOrFinished);
     const neighbour = (direction: 1 | -1): Task | undefined => {
       const list = playable();
       const at = list.findIndex((task) => task.id === current.current.task?.id);
       return at < 0 ? undefined : list[at + direction];
     };
-    const load = (task: Task, seekTo: number | null = null) => {
-      const mine = ++generation.current;
-      pendingSeek.current = seekTo;
-      audioRef.current?.pause();
-      setState({ ...IDLE, task, status: "loading", position: seekTo ?? 0 });
-      const ready = streamable(task)
-        ? linkFor(task).then((link) => ({
-            mode: "stream" as const,
-            blob: null,
-            src: link.url,
-          }))
-        : loadAudio(task.id).then((blob) => ({
-            mode: "blob" as const,
-            blob,
-            src: URL.createObjectURL(blob),
-          }));
-      // After the request above is on its way: the two overlap.
-      warmAudioOutput();
-      ready
-        .then((loaded) => {
-          if (generation.current !== mine) {
-            if (loaded.blob) URL.revokeObjectURL(loaded.src);
-            return;
-          }
-          setState({ ...IDLE, task, status: "ready", position: seekTo ?? 0, ...loaded });
-        })
-        .catch((error: unknown) => {
-          if (generation.current !== mine) return;
-          setState({ ...IDLE, task, status: "failed", problem: errorText(error) });
-        });
-    };
+    const load = trackLoader({ generation, pendingSeek, audioRef, setState, linkFor });
     return {
       ...IDLE,
       audioRef,

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from "@testing-library/preact";
+import { cleanup, fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { signedIn, startTestBackground } from "../../testing/background.ts";
 import { fakeBackend, json, task } from "../../testing/fixtures.ts";
@@ -68,6 +68,27 @@ const rowsOf = (heading: string): [string, string][] => {
 };
 const groupOf = (heading: string): Record<string, string> => Object.fromEntries(rowsOf(heading));
 
+/** Opens the details of a track made with `params`, in `locale`: the value of the engine's `label` row. */
+async function engineRow(locale: "en" | "zh_CN", params: Task["params"], label: string) {
+  cleanup();
+  await useLocale(locale);
+  await signedIn({ tasks: [done] });
+  startTestBackground(fakeBackend({ "GET /api/tasks/t1/details": () => json(DETAILS) }));
+  render(
+    <ul>
+      <TrackRow task={{ ...done, params }} now={NOW} />
+    </ul>,
+    { wrapper: PlayerProvider },
+  );
+  if (locale === "en") choose("Details");
+  else choose("详情", "更多操作：lofi piano");
+  const engine = await screen.findByText(locale === "en" ? "Engine settings" : "引擎设置");
+  const row = [...(engine.closest("details")?.querySelectorAll("dl > div") ?? [])].find(
+    (div) => div.querySelector("dt")?.textContent === label,
+  );
+  return row?.querySelector("dd")?.textContent;
+}
+
 describe("a task's details", () => {
   it("tells the track in a person's words first: style, lyrics, length", async () => {
     await signedIn({ tasks: [done] });
@@ -106,11 +127,26 @@ describe("a task's details", () => {
       "Inference steps": "60",
       "ERG on tags": "On",
       "Omega scale": "10",
-      LoRA: "none",
+      LoRA: "None",
       "Platform task id": "p1",
     });
     // No raw names of the request are shown anywhere.
     expect(text()).not.toMatch(/use_erg_tag|omega_scale|infer_steps/);
+  });
+
+  it("names the LoRA in words, not by the engine's file name, in English and in Chinese", async () => {
+    const lora = (lora_name: string) => ({ ...done.params, lora_name });
+    expect(await engineRow("en", lora("ACE-Step-v1-chinese-rap-LoRA"), "LoRA")).toBe("Chinese rap");
+    expect(await engineRow("zh_CN", lora("ACE-Step-v1-chinese-rap-LoRA"), "LoRA")).toBe("中文说唱");
+    expect(text()).not.toMatch(/ACE-Step/);
+    expect(await engineRow("en", lora("None"), "LoRA")).toBe("None");
+    expect(await engineRow("zh_CN", lora(""), "LoRA")).toBe("无");
+  });
+
+  it("says the task type in words, in English and in Chinese", async () => {
+    const typed = { ...done.params, task: "text2music" };
+    expect(await engineRow("en", typed, "Task type")).toBe("Text to music");
+    expect(await engineRow("zh_CN", typed, "任务类型")).toBe("文本生成音乐");
   });
 
   it("says what the platform did not report, in Chinese", async () => {

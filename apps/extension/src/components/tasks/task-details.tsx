@@ -20,8 +20,30 @@ function labelOf(name: string): string {
   return label && !label.startsWith("fields") ? label : name;
 }
 
-/** A parameter's value as a person reads it: On/Off, "none" for an empty text, lists joined. */
-function valueOf(value: unknown): string {
+type WordKey = "details.lora.none" | "details.lora.chineseRap" | "details.taskType.text2music";
+
+/** Engine values said in words (core's `LORA_NAMES` and `MUSIC_TASK`), matched without case. */
+const VALUE_WORDS: Record<string, Record<string, WordKey | undefined> | undefined> = {
+  lora_name: {
+    "": "details.lora.none",
+    none: "details.lora.none",
+    "ace-step-v1-chinese-rap-lora": "details.lora.chineseRap",
+  },
+  task: { text2music: "details.taskType.text2music" },
+};
+
+/** A value in words, when it has some; one not known here yet keeps its own name. */
+function wordsOf(name: string, value: unknown): string | null {
+  const text = value ?? "";
+  const key = typeof text === "string" ? VALUE_WORDS[name]?.[text.toLowerCase()] : undefined;
+  return key ? i18n.t(key) : null;
+}
+
+/** A parameter's value as a person reads it: On/Off, "none" for an empty text, lists joined,
+ * the LoRA and the task type in words. */
+function valueOf(name: string, value: unknown): string {
+  const words = wordsOf(name, value);
+  if (words !== null) return words;
   if (typeof value === "boolean")
     return value ? i18n.t("details.switchOn") : i18n.t("details.switchOff");
   if (value === "" || value === null || value === undefined) return i18n.t("details.none");
@@ -147,7 +169,7 @@ export function TaskDetailsView(props: {
             <dl class="details-list">
               {engine.map(([name, value]) => (
                 <Row key={name} label={labelOf(name)}>
-                  {valueOf(value)}
+                  {valueOf(name, value)}
                 </Row>
               ))}
               <Row label={i18n.t("details.platformId")}>
