@@ -1,6 +1,6 @@
 // The library from the keyboard alone, in real Chromium (layout matters here: happy-dom has
 // none): what Tab focuses is never hidden under the player bar pinned to the bottom, and the
-// bar's own buttons do not scroll the list.
+// bar's own buttons do not scroll the list; Tab stays inside an open sheet.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { type ExtensionBrowser, launchExtension } from "./support/browser.ts";
@@ -69,5 +69,30 @@ describeInChromium("the library from the keyboard (Chromium)", (chromiumPath) =>
     await popup.getByTestId("player-toggle").click();
     await popup.getByTestId("player-toggle").click();
     expect(await popup.evaluate(() => document.scrollingElement?.scrollTop)).toBe(0);
+  });
+
+  it("keeps Tab and Shift+Tab inside an open sheet, and Escape gives the focus back to ⋯", async () => {
+    const first = popup.locator("li.task").first();
+    await first.getByTestId("more").click();
+    await popup.locator('[role="menuitem"][data-item="details"]').click();
+    const sheet = popup.locator("dialog[open]");
+    await sheet.waitFor();
+    const inside = () =>
+      popup.evaluate(() => {
+        const open = document.querySelector("dialog[open]");
+        return open !== null && open.contains(document.activeElement);
+      });
+    const escaped: string[] = [];
+    for (const key of ["Tab", "Shift+Tab"])
+      for (let press = 0; press < 12; press++) {
+        await popup.keyboard.press(key);
+        if (!(await inside())) escaped.push(`${key} ${String(press + 1)}`);
+      }
+    expect(escaped).toEqual([]);
+    await popup.keyboard.press("Escape");
+    await sheet.waitFor({ state: "detached" });
+    expect(await popup.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
+      "more",
+    );
   });
 });
