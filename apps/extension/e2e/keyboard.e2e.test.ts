@@ -80,7 +80,7 @@ describeInChromium("the library from the keyboard (Chromium)", (chromiumPath) =>
     const inside = () =>
       popup.evaluate(() => {
         const open = document.querySelector("dialog[open]");
-        return open !== null && open.contains(document.activeElement);
+        return open?.contains(document.activeElement) === true;
       });
     const escaped: string[] = [];
     for (const key of ["Tab", "Shift+Tab"])
