@@ -135,7 +135,10 @@ describeInChromium("the library in Chromium (English)", (chromiumPath) => {
     const stored = (await storedTasks(browser)).find((task) => task.id === ids[2]);
     expect(stored?.platform_task_id).toBeTruthy();
     expect(text).toContain(stored?.platform_task_id ?? "-");
-    expect(text).toContain("ACE-Step-v1-chinese-rap-LoRA");
+    // The LoRA in words, not the platform's name for it.
+    const lora = details.locator("div", { has: popup.locator("dt", { hasText: /^LoRA$/ }) });
+    expect(await lora.locator("dd").textContent()).toBe("Chinese rap");
+    expect(text).not.toContain("ACE-Step-v1-chinese-rap-LoRA");
     expect(text).toContain("Chinese rap, hip hop");
     expect(await details.locator(".lyrics").textContent()).toContain("霓虹灯下我把节拍点亮");
     // Requested 60 s; the emulator makes at most 8 s (its maxAudioSeconds).
