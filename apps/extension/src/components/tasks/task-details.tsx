@@ -1,3 +1,4 @@
+import { LORA_NAMES, MUSIC_TASK } from "@overture/core/music";
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { clock, linkState, remaining } from "../../lib/shared/format.ts";
@@ -23,13 +24,14 @@ function labelOf(name: string): string {
 type WordKey = "details.lora.none" | "details.lora.chineseRap" | "details.taskType.text2music";
 
 /** Engine values said in words (core's `LORA_NAMES` and `MUSIC_TASK`), matched without case. */
+const [NO_LORA, CHINESE_RAP_LORA] = LORA_NAMES;
 const VALUE_WORDS: Record<string, Record<string, WordKey | undefined> | undefined> = {
   lora_name: {
     "": "details.lora.none",
-    none: "details.lora.none",
-    "ace-step-v1-chinese-rap-lora": "details.lora.chineseRap",
+    [NO_LORA.toLowerCase()]: "details.lora.none",
+    [CHINESE_RAP_LORA.toLowerCase()]: "details.lora.chineseRap",
   },
-  task: { text2music: "details.taskType.text2music" },
+  task: { [MUSIC_TASK]: "details.taskType.text2music" },
 };
 
 /** A value in words, when it has some; one not known here yet keeps its own name. */
